@@ -1,0 +1,76 @@
+"""The `fwadvisor` command line: argument parsing and dispatch; each subcommand lives in `commands/`.
+
+Start-up is kept light on purpose: this module imports only argparse and the small command
+modules; Rich, Textual and the core are imported by a command's `run` when it is chosen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from advisor import __version__
+from advisor.cli.commands import COMMANDS
+from advisor.errors import AdvisorError, ExitCode
+
+EPILOG = """\
+exit codes:
+  0  success
+  1  failure (a measurement or command failed; details on stderr)
+  2  bad usage or bad input (flags, YAML, profiles, reports): one line names the file, line and field
+
+Run `fwadvisor` with no command to open the interactive advisor.
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full parser; every subcommand registers its own arguments."""
+    parser = argparse.ArgumentParser(
+        prog="fwadvisor",
+        description="Choose a deep-learning framework from evidence: knowledge base + probes + benchmarks.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"fwadvisor {__version__}")
+    parser.add_argument(
+        "--kb",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="add an overlay knowledge pack (repeatable; later packs override earlier ones)",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, module in COMMANDS.items():
+        p = sub.add_parser(
+            name,
+            help=module.HELP,
+            description=module.HELP,
+            epilog=EPILOG,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        module.configure(p)
+        p.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script; returns the process exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    run = getattr(args, "_run", None)
+    if run is None:
+        from advisor.cli.commands import tui
+
+        run = tui.run
+    try:
+        return int(run(args))
+    except AdvisorError as exc:
+        # The one place where bad input becomes one line on stderr and exit code 2.
+        print(f"fwadvisor: error: {exc}", file=sys.stderr)
+        return int(ExitCode.BAD_INPUT)
+    except KeyboardInterrupt:
+        print("fwadvisor: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return int(ExitCode.OK)

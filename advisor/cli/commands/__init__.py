@@ -1,0 +1,19 @@
+"""The registry of subcommands: name -> module with HELP, configure(parser) and run(args)."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from advisor.cli.commands import bench, checklist, compare, kb, probe, profile, report, team, tui
+
+COMMANDS: dict[str, ModuleType] = {
+    "tui": tui,
+    "probe": probe,
+    "bench": bench,
+    "report": report,
+    "compare": compare,
+    "profile": profile,
+    "checklist": checklist,
+    "team": team,
+    "kb": kb,
+}

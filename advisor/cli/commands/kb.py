@@ -1,0 +1,115 @@
+"""`fwadvisor kb`: validate, list and show the knowledge base and overlay packs."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+HELP = "validate, list and show the knowledge base (kb validate | kb list | kb show)"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """`kb validate [DIR...]`, `kb list [--json]`, `kb show [FRAMEWORK] [--json]`."""
+    sub = parser.add_subparsers(dest="kb_command", metavar="ACTION", required=True)
+    v = sub.add_parser("validate", help="check the shipped base, or overlay packs on top of it")
+    v.add_argument("dirs", nargs="*", metavar="DIR", help="overlay pack folders to check (default: the base)")
+    ls = sub.add_parser("list", help="list frameworks, criteria, scenarios and the packs in use")
+    ls.add_argument("--json", action="store_true", help="print JSON on stdout")
+    show = sub.add_parser("show", help="show one framework's facts and scores (or all frameworks)")
+    show.add_argument("framework", nargs="?", help="framework id (see `kb list`)")
+    show.add_argument("--json", action="store_true", help="print JSON on stdout")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Dispatch to the chosen action."""
+    from advisor.knowledge import load_knowledge, validate_dirs
+
+    if args.kb_command == "validate":
+        kb = validate_dirs([*args.kb, *args.dirs])
+        packs = ", ".join(f"{p.name} {p.version}" for p in kb.packs)
+        n_scores = sum(len(f.scores) for f in kb.frameworks.values())
+        print(
+            f"ok: {packs}: {len(kb.frameworks)} frameworks, {len(kb.criteria)} criteria, {n_scores} scores, "
+            f"{len(kb.migrations)} migrations, {len(kb.routes)} deployment routes, {len(kb.scenarios)} scenarios"
+        )
+        return 0
+    kb = load_knowledge(args.kb)
+    if args.kb_command == "list":
+        return _list(kb, args.json)
+    return _show(kb, args.framework, args.json)
+
+
+def _list(kb: Any, as_json: bool) -> int:
+    data = {
+        "packs": [p.to_json() | {"path": p.path} for p in kb.packs],
+        "frameworks": {k: f.name for k, f in kb.frameworks.items()},
+        "criteria": {k: c.name for k, c in kb.criteria.items()},
+        "scenarios": {k: s.name for k, s in kb.scenarios.items()},
+        "deployment_targets": {k: t.name for k, t in kb.targets.items()},
+        "policies": {k: p.description for k, p in kb.policies.items()},
+    }
+    if as_json:
+        print(json.dumps(data, indent=2))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    for title, rows in data.items():
+        if not rows:
+            continue
+        table = Table(title=title.replace("_", " ").capitalize(), title_justify="left")
+        if title == "packs":
+            table.add_column("name")
+            table.add_column("version")
+            table.add_column("path")
+            for p in rows:  # type: ignore[union-attr]
+                table.add_row(p["name"], p["version"], p["path"])
+        else:
+            table.add_column("id")
+            table.add_column("name")
+            for k, v in rows.items():  # type: ignore[union-attr]
+                table.add_row(k, v)
+        console.print(table)
+    return 0
+
+
+def _show(kb: Any, framework: str | None, as_json: bool) -> int:
+    from advisor.errors import UsageError
+
+    if framework is not None and framework not in kb.frameworks:
+        raise UsageError(f"unknown framework {framework!r}; known: {', '.join(kb.frameworks)}", field="framework")
+    ids = [framework] if framework else list(kb.frameworks)
+    if as_json:
+        out = {fid: kb.frameworks[fid].model_dump(mode="json", by_alias=True) for fid in ids}
+        print(json.dumps(out if framework is None else out[framework], indent=2))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    for fid in ids:
+        fw = kb.frameworks[fid]
+        console.rule(f"[bold]{fw.name}[/] ({fid})")
+        console.print(f"Maintainer: {fw.maintainer}\nGovernance: {fw.governance}\nLicence: {fw.license}")
+        console.print(f"Stable line: {fw.stable_version}   Python: {', '.join(fw.python_versions)}")
+        hw = Table(title="Hardware", title_justify="left")
+        hw.add_column("backend")
+        hw.add_column("status")
+        hw.add_column("notes", overflow="fold")
+        for key, support in fw.hardware.items():
+            hw.add_row(key.value, support.status.value, support.notes or "")
+        console.print(hw)
+        console.print(f"[bold]Compiler:[/] {fw.compiler.summary}")
+        console.print(f"[bold]Distributed:[/] {fw.distributed.summary}")
+        scores = Table(title="Scores", title_justify="left")
+        scores.add_column("criterion")
+        scores.add_column("score", justify="right")
+        scores.add_column("as of")
+        scores.add_column("rationale", overflow="fold")
+        for cid, score in fw.scores.items():
+            scores.add_row(kb.criteria[cid].name, f"{score.score:g}", score.as_of.isoformat(), score.rationale)
+        console.print(scores)
+    return 0

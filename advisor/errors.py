@@ -1,0 +1,54 @@
+"""Error types that carry the file, line and field of bad input; the CLI prints them as one line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+from pathlib import Path
+
+
+class ExitCode(IntEnum):
+    """Process exit codes, documented in `fwadvisor --help` and the README."""
+
+    OK = 0
+    FAILURE = 1
+    BAD_INPUT = 2
+
+
+@dataclass
+class AdvisorError(Exception):
+    """Bad input: names where it is (file, line, field) so a user can fix it without a traceback."""
+
+    message: str
+    file: str | Path | None = None
+    line: int | None = None
+    field: str | None = None
+
+    def __post_init__(self) -> None:
+        super().__init__(self.message)
+
+    def __str__(self) -> str:
+        where = ""
+        if self.file is not None:
+            where = str(self.file)
+            if self.line is not None:
+                where += f":{self.line}"
+            where += ": "
+        field = f"{self.field}: " if self.field else ""
+        return f"{where}{field}{self.message}"
+
+
+class KnowledgeError(AdvisorError):
+    """A knowledge-base file (shipped or overlay pack) is malformed or inconsistent."""
+
+
+class ProfileError(AdvisorError):
+    """A user profile (weights, constraints, scenario) is malformed."""
+
+
+class ReportError(AdvisorError):
+    """A saved report cannot be read or does not match the schema."""
+
+
+class UsageError(AdvisorError):
+    """A command-line flag or argument combination is wrong."""

@@ -1,0 +1,1 @@
+"""Evidence gathered on this machine: hardware probes and framework child processes (probe, bench)."""

@@ -1,0 +1,214 @@
+"""Run one framework script in its own child process and stream its JSON-lines events back.
+
+The advisor never imports a framework. Each script under `probes/` runs as
+`python -m probes.<name>` in a child process (its own process group), prints one JSON object per
+line on stdout, and ends with `{"event": "done"}`. This module turns whatever happens into an
+explicit outcome: a framework that is missing, fails to import, crashes (with the signal), hangs
+(timed out), prints garbage, or is cancelled is reported as such, and the caller goes on.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+#: Environment variables a child may inherit beyond the basics: what changes how frameworks behave.
+ENV_ALLOW = (
+    "PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "PYTHONPATH", "VIRTUAL_ENV", "CONDA_PREFIX",
+    "LD_LIBRARY_PATH", "CUDA_HOME", "CUDA_PATH", "CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER",
+    "NVIDIA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "XLA_FLAGS",
+    "XLA_PYTHON_CLIENT_PREALLOCATE", "XLA_PYTHON_CLIENT_MEM_FRACTION", "JAX_PLATFORMS", "JAX_ENABLE_X64",
+    "TF_CPP_MIN_LOG_LEVEL", "TF_ENABLE_ONEDNN_OPTS", "TF_FORCE_GPU_ALLOW_GROWTH", "OMP_NUM_THREADS",
+    "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "TPU_NAME",
+    "TPU_ACCELERATOR_TYPE", "PJRT_DEVICE", "ASCEND_VISIBLE_DEVICES", "ZE_AFFINITY_MASK", "KERAS_BACKEND",
+    "TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR", "PYTORCH_ENABLE_MPS_FALLBACK",
+)
+
+
+class Outcome(StrEnum):
+    """How a child process ended."""
+
+    OK = "ok"
+    MISSING = "missing"  # the framework is not installed (decided from package metadata, no child run)
+    IMPORT_ERROR = "import_error"  # importing the framework raised
+    CRASHED = "crashed"  # killed by a signal or exited non-zero without reporting why
+    TIMED_OUT = "timed_out"
+    BAD_OUTPUT = "bad_output"  # exited without the closing "done" event
+    CANCELLED = "cancelled"
+
+
+@dataclass
+class ChildResult:
+    """Everything a child produced, and how it ended."""
+
+    outcome: Outcome
+    events: list[dict[str, Any]] = field(default_factory=list)
+    returncode: int | None = None
+    signal: str | None = None
+    wall_s: float = 0.0
+    stderr_tail: str = ""
+    noise: list[str] = field(default_factory=list)  # stdout lines that were not JSON events
+    error: str | None = None
+
+    def of(self, kind: str) -> list[dict[str, Any]]:
+        """Events of one kind (e.g. "result")."""
+        return [e for e in self.events if e.get("event") == kind]
+
+    def to_json(self) -> dict[str, Any]:
+        """A compact JSON form (events are reported by the caller in their own shape)."""
+        return {
+            "outcome": self.outcome.value,
+            "returncode": self.returncode,
+            "signal": self.signal,
+            "wall_s": round(self.wall_s, 3),
+            "error": self.error,
+            "stderr_tail": self.stderr_tail[-2000:] if self.outcome != Outcome.OK else "",
+            "noise_lines": len(self.noise),
+        }
+
+
+def child_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """A minimal environment for the child: the allow-list above, plus `extra`."""
+    env = {k: v for k, v in os.environ.items() if k in ENV_ALLOW}
+    env["PYTHONUNBUFFERED"] = "1"
+    env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    if extra:
+        env.update(extra)
+    return env
+
+
+def _kill_group(proc: subprocess.Popen[str]) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def run_child(
+    module: str,
+    args: Sequence[str] = (),
+    *,
+    root: Path,
+    timeout: float,
+    on_event: Callable[[dict[str, Any]], None] | None = None,
+    cancel: threading.Event | None = None,
+    env: Mapping[str, str] | None = None,
+    python: str | None = None,
+) -> ChildResult:
+    """Run `python -m module args...` with cwd `root`; stream events to `on_event`; never raises for child faults.
+
+    `root` is the folder holding the `probes` package: running there keeps a user's own
+    `torch.py` in the current folder from shadowing the real framework. `timeout` bounds the
+    whole run; `cancel` stops it early (the process group is killed).
+    """
+    cmd = [python or sys.executable, "-m", module, *args]
+    start = time.perf_counter()
+    try:
+        proc = subprocess.Popen(
+            cmd,
+            cwd=root,
+            env=child_env(env),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+            start_new_session=True,  # its own process group, so a timeout kills its helpers too
+        )
+    except OSError as exc:
+        return ChildResult(Outcome.CRASHED, error=f"could not start {cmd[0]}: {exc}")
+    result = ChildResult(Outcome.OK)
+    stderr_chunks: list[str] = []
+
+    def read_stdout() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            text = line.strip()
+            if not text:
+                continue
+            try:
+                event = json.loads(text)
+            except ValueError:
+                event = None
+            if not isinstance(event, dict) or "event" not in event:
+                if len(result.noise) < 200:
+                    result.noise.append(text[:500])
+                continue
+            result.events.append(event)
+            if on_event is not None:
+                try:
+                    on_event(event)
+                except Exception:  # noqa: BLE001, S110 - a display callback must not kill the measurement
+                    pass
+
+    def read_stderr() -> None:
+        assert proc.stderr is not None
+        total = 0
+        for line in proc.stderr:
+            stderr_chunks.append(line)
+            total += len(line)
+            while total > 20000 and len(stderr_chunks) > 1:
+                total -= len(stderr_chunks.pop(0))
+
+    readers = [threading.Thread(target=read_stdout, daemon=True), threading.Thread(target=read_stderr, daemon=True)]
+    for t in readers:
+        t.start()
+    deadline = start + timeout
+    ended_by: Outcome | None = None
+    while True:
+        try:
+            proc.wait(timeout=0.05)
+            break
+        except subprocess.TimeoutExpired:
+            pass
+        if cancel is not None and cancel.is_set():
+            ended_by = Outcome.CANCELLED
+        elif time.perf_counter() > deadline:
+            ended_by = Outcome.TIMED_OUT
+        if ended_by is not None:
+            _kill_group(proc)
+            proc.wait()
+            break
+    for t in readers:
+        t.join(timeout=2)
+    _kill_group(proc)  # reap anything the child left behind in its group
+    result.wall_s = time.perf_counter() - start
+    result.returncode = proc.returncode
+    result.stderr_tail = "".join(stderr_chunks)[-4000:]
+    done = any(e.get("event") == "done" for e in result.events)
+    import_failed = next((e for e in result.events if e.get("event") == "import" and not e.get("ok")), None)
+    if ended_by is not None:
+        result.outcome = ended_by
+        result.error = "cancelled" if ended_by == Outcome.CANCELLED else f"no answer within {timeout:g} s; killed"
+    elif import_failed is not None:
+        result.outcome = Outcome.IMPORT_ERROR
+        result.error = str(import_failed.get("error") or "import failed")
+    elif proc.returncode is not None and proc.returncode < 0:
+        result.outcome = Outcome.CRASHED
+        try:
+            result.signal = signal.Signals(-proc.returncode).name
+        except ValueError:
+            result.signal = str(-proc.returncode)
+        result.error = f"killed by {result.signal}"
+    elif proc.returncode != 0:
+        result.outcome = Outcome.CRASHED
+        last = result.stderr_tail.strip().splitlines()[-1:] or ["no message"]
+        result.error = f"exited with status {proc.returncode}: {last[0][:300]}"
+    elif not done:
+        result.outcome = Outcome.BAD_OUTPUT
+        result.error = "exited without reporting its results" + (
+            f" ({len(result.noise)} stray stdout lines)" if result.noise else ""
+        )
+    return result

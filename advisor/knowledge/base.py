@@ -1,0 +1,98 @@
+"""The merged, validated knowledge base and the queries the rest of the advisor asks of it."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+from advisor.knowledge.schema import (
+    Concept,
+    Criterion,
+    DeploymentTarget,
+    Framework,
+    Hardware,
+    Migration,
+    Onboarding,
+    Policy,
+    Route,
+    Scenario,
+    Support,
+)
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where an entry came from: file, line, and the raw mapping (for field lines)."""
+
+    file: str
+    line: int | None
+    raw: Any = field(default=None, repr=False, compare=False)
+
+    def where(self) -> str:
+        """`file:line` for messages."""
+        return f"{self.file}:{self.line}" if self.line else self.file
+
+
+@dataclass(frozen=True)
+class PackInfo:
+    """A knowledge pack that was loaded (the report lists them)."""
+
+    name: str
+    version: str
+    path: str
+    builtin: bool
+    digest: str
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form for reports."""
+        return {"name": self.name, "version": self.version, "builtin": self.builtin, "digest": self.digest}
+
+
+@dataclass(frozen=True)
+class KnowledgeBase:
+    """Everything the advisor knows, merged from all packs and cross-checked."""
+
+    packs: tuple[PackInfo, ...]
+    frameworks: dict[str, Framework]
+    criteria: dict[str, Criterion]
+    concepts: dict[str, Concept]
+    concept_sources: tuple[str, ...]
+    migrations: dict[tuple[str, str], Migration]
+    onboarding: dict[str, Onboarding]
+    targets: dict[str, DeploymentTarget]
+    routes: dict[tuple[str, str], Route]
+    scenarios: dict[str, Scenario]
+    policies: dict[str, Policy]
+    origins: dict[tuple[str, str], str] = field(default_factory=dict)
+
+    @property
+    def version(self) -> str:
+        """The shipped base's version (packs are listed separately)."""
+        return self.packs[0].version if self.packs else "unknown"
+
+    def hardware_support(self, framework: str, hw: Hardware) -> Support:
+        """How `framework` supports `hw`; UNKNOWN where the base says nothing."""
+        entry = self.frameworks[framework].hardware.get(hw)
+        return entry.status if entry else Support.UNKNOWN
+
+    def route(self, framework: str, target: str) -> Route | None:
+        """The deployment route of `framework` to `target`, if the base knows one."""
+        return self.routes.get((target, framework))
+
+    def concept_mapping(self, src: str, dst: str) -> list[tuple[Concept, str, str]]:
+        """(concept, term in src, term in dst) for every concept both frameworks name."""
+        rows = []
+        for concept in self.concepts.values():
+            if src in concept.terms and dst in concept.terms:
+                rows.append((concept, concept.terms[src], concept.terms[dst]))
+        return rows
+
+    def stale_scores(self, today: dt.date, max_age_days: int = 365) -> list[tuple[str, str, dt.date]]:
+        """(framework, criterion, as_of) for every score older than `max_age_days`."""
+        out = []
+        for fid, fw in self.frameworks.items():
+            for cid, score in fw.scores.items():
+                if (today - score.as_of).days > max_age_days:
+                    out.append((fid, cid, score.as_of))
+        return out

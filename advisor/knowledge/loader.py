@@ -1,0 +1,276 @@
+"""Load, validate and merge knowledge packs: the shipped base first, then overlay packs in order.
+
+Precedence (last wins): the shipped base < packs in the user config directory (alphabetical) <
+`--kb DIR` packs in the order given. An entry replaces the entry with the same key (framework,
+criterion, scenario, concept, target and policy by `id`; migrations by `from`/`to`; routes by
+`target`/`framework`; onboarding by `framework`). `score_overrides` replace one score in place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from advisor.errors import KnowledgeError
+from advisor.knowledge.schema import (
+    ConceptsFile,
+    CriteriaFile,
+    DeploymentFile,
+    Framework,
+    MigrationFile,
+    PackFile,
+    ScenariosFile,
+)
+from advisor.knowledge.base import KnowledgeBase, Origin, PackInfo
+from advisor.paths import knowledge_dir, user_packs_dir
+from advisor.yamlio import LineDict, line_of, load_yaml_file
+
+M = TypeVar("M", bound=BaseModel)
+
+#: Files a pack may hold, besides `frameworks/*.yaml`.
+PACK_FILES: dict[str, type[BaseModel]] = {
+    "pack.yaml": PackFile,
+    "criteria.yaml": CriteriaFile,
+    "concepts.yaml": ConceptsFile,
+    "migration.yaml": MigrationFile,
+    "deployment.yaml": DeploymentFile,
+    "scenarios.yaml": ScenariosFile,
+}
+
+
+def _field_path(loc: Sequence[str | int]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def parse_file(path: Path, model: type[M]) -> tuple[M, Any]:
+    """Load one YAML file into `model`; errors name the file, line and field path."""
+    raw = load_yaml_file(path, KnowledgeError)
+    if not isinstance(raw, dict):
+        raise KnowledgeError("expected a mapping at the top of the file", file=path, line=getattr(raw, "line", 1))
+    try:
+        return model.model_validate(raw), raw
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
+        # pydantic reports enum-keyed dict errors as (field, key, "[key]"); keep what maps to the file.
+        clean = [p for p in loc if not (isinstance(p, str) and p.startswith("["))]
+        msg = err["msg"]
+        if err["type"] == "extra_forbidden":
+            msg = "unknown field"
+        elif err["type"] == "missing":
+            msg = "required field is missing"
+        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+        raise KnowledgeError(
+            msg + more, file=path, line=line_of(raw, clean), field=_field_path(clean) or None
+        ) from None
+
+
+@dataclass
+class _Entry:
+    value: Any
+    origin: Origin
+
+
+@dataclass
+class _Merged:
+    packs: list[PackInfo] = field(default_factory=list)
+    frameworks: dict[str, _Entry] = field(default_factory=dict)
+    criteria: dict[str, _Entry] = field(default_factory=dict)
+    concepts: dict[str, _Entry] = field(default_factory=dict)
+    migrations: dict[tuple[str, str], _Entry] = field(default_factory=dict)
+    onboarding: dict[str, _Entry] = field(default_factory=dict)
+    targets: dict[str, _Entry] = field(default_factory=dict)
+    routes: dict[tuple[str, str], _Entry] = field(default_factory=dict)
+    scenarios: dict[str, _Entry] = field(default_factory=dict)
+    policies: dict[str, _Entry] = field(default_factory=dict)
+    overrides: list[_Entry] = field(default_factory=list)
+    concept_sources: list[str] = field(default_factory=list)
+
+
+def _items(raw: Any, key: str) -> list[Any]:
+    value = raw.get(key) if isinstance(raw, dict) else None
+    return value if isinstance(value, list) else []
+
+
+def _origin(path: Path, raw: Any, key: str, index: int) -> Origin:
+    return Origin(str(path), line_of(raw, (key, index)), raw[key][index] if _items(raw, key) else None)
+
+
+def _load_pack(directory: Path, merged: _Merged, *, base: bool) -> None:
+    if not directory.is_dir():
+        raise KnowledgeError("knowledge pack folder does not exist", file=directory)
+    digest = hashlib.sha256()
+    pack_path = directory / "pack.yaml"
+    if not pack_path.is_file():
+        raise KnowledgeError("a knowledge pack needs a pack.yaml (name, version)", file=pack_path)
+    files = [directory / name for name in PACK_FILES if (directory / name).is_file()]
+    fw_dir = directory / "frameworks"
+    fw_files = sorted(fw_dir.glob("*.yaml")) if fw_dir.is_dir() else []
+    known = set(PACK_FILES) | {"frameworks", "README.md"}
+    for child in sorted(directory.iterdir()):
+        if child.name.startswith(".") or child.name in known:
+            continue
+        if child.suffix in (".yaml", ".yml"):
+            raise KnowledgeError(
+                f"unexpected file in knowledge pack (expected one of: {', '.join(PACK_FILES)}, frameworks/*.yaml)",
+                file=child,
+            )
+    pack: PackFile | None = None
+    for path in files + fw_files:
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+        if path.parent == fw_dir:
+            fw, raw = parse_file(path, Framework)
+            merged.frameworks[fw.id] = _Entry(fw, Origin(str(path), getattr(raw, "line", 1), raw))
+            continue
+        model = PACK_FILES[path.name]
+        parsed, raw = parse_file(path, model)
+        if isinstance(parsed, PackFile):
+            pack = parsed
+            for i, policy in enumerate(parsed.policies):
+                merged.policies[policy.id] = _Entry(policy, _origin(path, raw, "policies", i))
+            for i, ov in enumerate(parsed.score_overrides):
+                merged.overrides.append(_Entry(ov, _origin(path, raw, "score_overrides", i)))
+        elif isinstance(parsed, CriteriaFile):
+            for i, c in enumerate(parsed.criteria):
+                merged.criteria[c.id] = _Entry(c, _origin(path, raw, "criteria", i))
+        elif isinstance(parsed, ConceptsFile):
+            for i, concept in enumerate(parsed.concepts):
+                merged.concepts[concept.id] = _Entry(concept, _origin(path, raw, "concepts", i))
+            merged.concept_sources.extend(str(s) for s in parsed.sources)
+        elif isinstance(parsed, MigrationFile):
+            for i, m in enumerate(parsed.migrations):
+                merged.migrations[(m.from_, m.to)] = _Entry(m, _origin(path, raw, "migrations", i))
+            for i, ob in enumerate(parsed.onboarding):
+                merged.onboarding[ob.framework] = _Entry(ob, _origin(path, raw, "onboarding", i))
+        elif isinstance(parsed, DeploymentFile):
+            for i, t in enumerate(parsed.targets):
+                merged.targets[t.id] = _Entry(t, _origin(path, raw, "targets", i))
+            for i, r in enumerate(parsed.routes):
+                merged.routes[(r.target, r.framework)] = _Entry(r, _origin(path, raw, "routes", i))
+        elif isinstance(parsed, ScenariosFile):
+            for i, s in enumerate(parsed.scenarios):
+                merged.scenarios[s.id] = _Entry(s, _origin(path, raw, "scenarios", i))
+    assert pack is not None
+    merged.packs.append(
+        PackInfo(name=pack.name, version=pack.version, path=str(directory), builtin=base, digest=digest.hexdigest()[:16])
+    )
+
+
+def _fail(origin: Origin, field_loc: Sequence[str | int], message: str) -> KnowledgeError:
+    line = line_of(origin.raw, field_loc) if isinstance(origin.raw, LineDict) else origin.line
+    return KnowledgeError(message, file=origin.file, line=line or origin.line, field=_field_path(field_loc) or None)
+
+
+def _check(merged: _Merged) -> None:
+    """Cross-file rules: references resolve, every framework is scored on every criterion."""
+    criteria = set(merged.criteria)
+    frameworks = set(merged.frameworks)
+    targets = set(merged.targets)
+    if not criteria:
+        raise KnowledgeError("the knowledge base defines no criteria", file=merged.packs[0].path)
+    for fid, entry in merged.frameworks.items():
+        fw: Framework = entry.value
+        for cid in fw.scores:
+            if cid not in criteria:
+                raise _fail(entry.origin, ("scores", cid), f"unknown criterion {cid!r}")
+        missing = sorted(criteria - set(fw.scores))
+        if missing:
+            raise _fail(entry.origin, ("scores",), f"framework {fid!r} has no score for: {', '.join(missing)}")
+    for crit_entry in merged.criteria.values():
+        scale = crit_entry.value.scale
+        if 0 not in scale or 5 not in scale:
+            raise _fail(crit_entry.origin, ("scale",), "the scale must say what 0 and 5 mean")
+    for concept_entry in merged.concepts.values():
+        for fid in concept_entry.value.terms:
+            if fid not in frameworks:
+                raise _fail(concept_entry.origin, ("terms", fid), f"unknown framework {fid!r}")
+    for (src, dst), m_entry in merged.migrations.items():
+        for key, fid in (("from", src), ("to", dst)):
+            if fid not in frameworks:
+                raise _fail(m_entry.origin, (key,), f"unknown framework {fid!r}")
+        if src == dst:
+            raise _fail(m_entry.origin, ("to",), "a migration must go to another framework")
+    for ob_entry in merged.onboarding.values():
+        if ob_entry.value.framework not in frameworks:
+            raise _fail(ob_entry.origin, ("framework",), f"unknown framework {ob_entry.value.framework!r}")
+    for r_entry in merged.routes.values():
+        if r_entry.value.target not in targets:
+            raise _fail(r_entry.origin, ("target",), f"unknown deployment target {r_entry.value.target!r}")
+        if r_entry.value.framework not in frameworks:
+            raise _fail(r_entry.origin, ("framework",), f"unknown framework {r_entry.value.framework!r}")
+    constrained = [(e, ("constraints",)) for e in merged.scenarios.values()]
+    constrained += [(e, ("constraints",)) for e in merged.policies.values()]
+    for s_entry in merged.scenarios.values():
+        for cid in s_entry.value.weights:
+            if cid not in criteria:
+                raise _fail(s_entry.origin, ("weights", cid), f"unknown criterion {cid!r}")
+        if s_entry.value.weights and not any(w > 0 for w in s_entry.value.weights.values()):
+            raise _fail(s_entry.origin, ("weights",), "at least one weight must be positive")
+    for c_entry, loc in constrained:
+        cons = c_entry.value.constraints
+        for i, tid in enumerate(cons.must_deploy_to):
+            if tid not in targets:
+                raise _fail(c_entry.origin, (*loc, "must_deploy_to", i), f"unknown deployment target {tid!r}")
+        for i, fid in enumerate(cons.exclude):
+            if fid not in frameworks:
+                raise _fail(c_entry.origin, (*loc, "exclude", i), f"unknown framework {fid!r}")
+    for o_entry in merged.overrides:
+        ov = o_entry.value
+        if ov.framework not in frameworks:
+            raise _fail(o_entry.origin, ("framework",), f"unknown framework {ov.framework!r}")
+        if ov.criterion not in criteria:
+            raise _fail(o_entry.origin, ("criterion",), f"unknown criterion {ov.criterion!r}")
+
+
+def default_pack_dirs(extra: Iterable[str | Path] = (), *, include_user: bool = True) -> list[Path]:
+    """The packs to load, in precedence order (see module docstring)."""
+    dirs = [knowledge_dir()]
+    if include_user and not os.environ.get("FWADVISOR_NO_USER_PACKS"):
+        user = user_packs_dir()
+        if user.is_dir():
+            dirs += sorted(p for p in user.iterdir() if p.is_dir() and (p / "pack.yaml").is_file())
+    dirs += [Path(d) for d in extra]
+    return dirs
+
+
+def load_knowledge(packs: Iterable[str | Path] = (), *, include_user: bool = True) -> KnowledgeBase:
+    """Load the shipped base plus overlay packs; raise `KnowledgeError` on the first problem."""
+    dirs = default_pack_dirs(packs, include_user=include_user)
+    merged = _Merged()
+    for i, directory in enumerate(dirs):
+        _load_pack(Path(directory), merged, base=(i == 0))
+    _check(merged)
+    frameworks = {k: e.value for k, e in merged.frameworks.items()}
+    for o_entry in merged.overrides:
+        ov = o_entry.value
+        fw = frameworks[ov.framework]
+        frameworks[ov.framework] = fw.model_copy(update={"scores": {**fw.scores, ov.criterion: ov.score}})
+    return KnowledgeBase(
+        packs=tuple(merged.packs),
+        frameworks=frameworks,
+        criteria={k: e.value for k, e in merged.criteria.items()},
+        concepts={k: e.value for k, e in merged.concepts.items()},
+        concept_sources=tuple(dict.fromkeys(merged.concept_sources)),
+        migrations={k: e.value for k, e in merged.migrations.items()},
+        onboarding={k: e.value for k, e in merged.onboarding.items()},
+        targets={k: e.value for k, e in merged.targets.items()},
+        routes={k: e.value for k, e in merged.routes.items()},
+        scenarios={k: e.value for k, e in merged.scenarios.items()},
+        policies={k: e.value for k, e in merged.policies.items()},
+        origins={("framework", k): e.origin.where() for k, e in merged.frameworks.items()},
+    )
+
+
+def validate_dirs(dirs: Sequence[str | Path]) -> KnowledgeBase:
+    """`kb validate`: each dir is loaded on top of the shipped base (the base alone if none given)."""
+    return load_knowledge(dirs, include_user=False)

@@ -1,0 +1,270 @@
+"""Typed schema of the knowledge base (pydantic models); the JSON Schema in docs/ is generated from it.
+
+Every scored fact is a `Score`: a 0-5 value with a rationale, at least one source URL and an
+as-of date. Other facts carry `sources` at the level of the section they belong to. "unknown" is a
+first-class answer wherever a fact could not be verified.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from enum import StrEnum
+from typing import Annotated
+
+from pydantic import AnyHttpUrl, BaseModel, ConfigDict, Field, StringConstraints
+
+Id = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=48)]
+Text = Annotated[str, StringConstraints(min_length=1, max_length=4000)]
+Url = AnyHttpUrl
+Sources = Annotated[list[Url], Field(min_length=1)]
+
+
+class Model(BaseModel):
+    """Base: unknown keys are errors, values are immutable once loaded."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Support(StrEnum):
+    """How well a framework supports a hardware backend or deployment route."""
+
+    SUPPORTED = "supported"  # first-party, documented, released
+    PREVIEW = "preview"  # first-party but experimental / beta / nightly only
+    COMMUNITY = "community"  # works through a third-party or vendor plugin
+    DEPRECATED = "deprecated"  # exists but is in maintenance or being removed
+    NONE = "none"  # no route
+    UNKNOWN = "unknown"  # could not be verified
+
+    @property
+    def usable(self) -> bool:
+        """Whether a hard constraint can be met through this route."""
+        return self in (Support.SUPPORTED, Support.PREVIEW, Support.COMMUNITY)
+
+
+class Hardware(StrEnum):
+    """Hardware backends the advisor knows about (ids used in constraints and probes)."""
+
+    CPU = "cpu"
+    NVIDIA_CUDA = "nvidia_cuda"
+    AMD_ROCM = "amd_rocm"
+    GOOGLE_TPU = "google_tpu"
+    APPLE_METAL = "apple_metal"
+    HUAWEI_ASCEND = "huawei_ascend"
+    INTEL_GPU = "intel_gpu"
+
+
+class HardwareSupport(Model):
+    """Support for one hardware backend, with how it is installed and where that is documented."""
+
+    status: Support
+    notes: Text | None = None
+    install: str | None = None  # e.g. "pip install torch --index-url https://download.pytorch.org/whl/cu128"
+    sources: Sources
+
+
+class Score(Model):
+    """A scored fact: 0 (worst) to 5 (best) on one criterion, with why, where from and when."""
+
+    score: Annotated[float, Field(ge=0, le=5)]
+    rationale: Text
+    sources: Sources
+    as_of: dt.date
+
+
+class Story(Model):
+    """A prose fact (compiler story, distributed story) with its sources."""
+
+    summary: Text
+    apis: list[str] = Field(default_factory=list)
+    sources: Sources
+
+
+class Link(Model):
+    """A named link: a library, tool or learning resource."""
+
+    name: Text
+    url: Url
+    purpose: str | None = None
+
+
+class Framework(Model):
+    """One framework and its verified facts."""
+
+    id: Id
+    name: Text
+    kind: Annotated[str, StringConstraints(pattern=r"^(framework|multi_backend)$")] = "framework"
+    maintainer: Text
+    governance: Text
+    license: Text
+    stable_version: Text  # the current stable release line, e.g. "2.9"
+    python_versions: list[Annotated[str, StringConstraints(pattern=r"^3\.\d+$")]]
+    distributions: list[str] = Field(default_factory=list)  # pip distribution names
+    hardware: dict[Hardware, HardwareSupport]
+    compiler: Story
+    distributed: Story
+    export: list[Link] = Field(default_factory=list)
+    libraries: list[Link] = Field(default_factory=list)
+    learning: list[Link] = Field(default_factory=list)
+    scores: dict[Id, Score]
+    sources: Sources
+    as_of: dt.date
+
+
+class Criterion(Model):
+    """One dimension of the evaluation matrix."""
+
+    id: Id
+    name: Text
+    description: Text
+    scale: dict[Annotated[int, Field(ge=0, le=5)], Text]  # must at least explain 0 and 5
+    # Measured evidence that may be blended into this criterion's knowledge score.
+    evidence: Annotated[str, StringConstraints(pattern=r"^(none|benchmark|hardware|migration)$")] = "none"
+
+
+class CriteriaFile(Model):
+    """`criteria.yaml`."""
+
+    criteria: list[Criterion]
+
+
+class Concept(Model):
+    """One concept and its name in each framework (the source of every from->to concept mapping)."""
+
+    id: Id
+    name: Text
+    terms: dict[Id, str]  # framework id -> idiom; "-" where the framework has no counterpart
+    note: str | None = None
+
+
+class ConceptsFile(Model):
+    """`concepts.yaml`."""
+
+    concepts: list[Concept]
+    sources: Sources
+
+
+class Cost(StrEnum):
+    """How expensive a migration is."""
+
+    LOW = "low"
+    MEDIUM = "medium"
+    HIGH = "high"
+    VERY_HIGH = "very_high"
+
+
+class Migration(Model):
+    """Moving a codebase and a team from one framework to another."""
+
+    from_: Id = Field(alias="from")
+    to: Id
+    cost: Cost
+    drivers: list[Text] = Field(min_length=1)
+    tools: list[Link] = Field(default_factory=list)
+    sources: Sources
+    as_of: dt.date
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class Pitfall(Model):
+    """A trap that bites newcomers to a framework, and the idiomatic replacement."""
+
+    id: Id
+    title: Text
+    detail: Text
+    instead: Text
+    sources: Sources
+
+
+class Onboarding(Model):
+    """What a newcomer to one framework needs: pitfalls, tooling and first tasks."""
+
+    framework: Id
+    verify: Text  # a Python snippet that proves the framework computes on its device
+    pitfalls: list[Pitfall]
+    tooling: dict[Id, list[Link]]  # profiler, checkpointing, data, tracking, testing, ...
+
+
+class MigrationFile(Model):
+    """`migration.yaml`."""
+
+    migrations: list[Migration]
+    onboarding: list[Onboarding] = Field(default_factory=list)
+
+
+class DeploymentTarget(Model):
+    """A place a model has to run after training."""
+
+    id: Id
+    name: Text
+    description: Text
+
+
+class Route(Model):
+    """How one framework reaches one deployment target."""
+
+    target: Id
+    framework: Id
+    route: Text
+    status: Support
+    notes: str | None = None
+    sources: Sources
+    as_of: dt.date
+
+
+class DeploymentFile(Model):
+    """`deployment.yaml`."""
+
+    targets: list[DeploymentTarget]
+    routes: list[Route]
+
+
+class Constraints(Model):
+    """Hard constraints: a framework that cannot meet one is excluded."""
+
+    must_run_on: list[Hardware] = Field(default_factory=list)
+    must_deploy_to: list[Id] = Field(default_factory=list)
+    licenses: list[str] = Field(default_factory=list)  # allowed licences (SPDX ids); empty = any
+    exclude: list[Id] = Field(default_factory=list)  # frameworks ruled out by policy
+
+
+class Scenario(Model):
+    """A preset that sets default weights and constraints."""
+
+    id: Id
+    name: Text
+    description: Text
+    weights: dict[Id, Annotated[float, Field(ge=0)]]
+    constraints: Constraints = Constraints()
+
+
+class ScenariosFile(Model):
+    """`scenarios.yaml`."""
+
+    scenarios: list[Scenario]
+
+
+class Policy(Model):
+    """An organisation's standing rule from an overlay pack, applied to every profile."""
+
+    id: Id
+    description: Text
+    constraints: Constraints
+
+
+class ScoreOverride(Model):
+    """An overlay pack's replacement for one framework's score on one criterion."""
+
+    framework: Id
+    criterion: Id
+    score: Score
+
+
+class PackFile(Model):
+    """`pack.yaml`: a pack's name and version, and (in overlay packs) policies and score overrides."""
+
+    name: Text
+    version: Text
+    description: str | None = None
+    policies: list[Policy] = Field(default_factory=list)
+    score_overrides: list[ScoreOverride] = Field(default_factory=list)

@@ -1,0 +1,152 @@
+"""Safe YAML loading that keeps line numbers, rejects duplicate keys and refuses aliases.
+
+Built on `yaml.SafeLoader`: no arbitrary objects are ever constructed. Mappings come back as
+`LineDict` and sequences as `LineList`, which remember the line of each key or item so that a
+schema error deep inside a file can still be reported as `file:line: field.path: message`.
+Aliases are refused outright (the knowledge base never needs them), which also makes a
+"billion laughs" file fail at its first alias instead of exhausting memory later.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.events import AliasEvent
+from yaml.nodes import MappingNode, SequenceNode
+
+from advisor.errors import AdvisorError
+
+MAX_FILE_BYTES = 2 * 1024 * 1024
+
+
+class LineDict(dict[str, Any]):
+    """A mapping that knows the 1-based line of itself and of each of its keys."""
+
+    line: int = 0
+    key_lines: dict[Any, int]
+
+
+class LineList(list[Any]):
+    """A sequence that knows the 1-based line of itself and of each item."""
+
+    line: int = 0
+    item_lines: list[int]
+
+
+class _LineLoader(yaml.SafeLoader):
+    """SafeLoader that records lines, refuses duplicate keys and aliases."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:  # noqa: D102 - PyYAML hook
+        if self.check_event(AliasEvent):
+            event = self.peek_event()
+            raise _YamlProblem("aliases (*name) are not allowed", event.start_mark.line + 1)
+        return super().compose_node(parent, index)
+
+    def construct_mapping(self, node: MappingNode, deep: bool = False) -> LineDict:  # type: ignore[override]
+        if not isinstance(node, MappingNode):  # pragma: no cover - PyYAML guarantees it
+            raise _YamlProblem("expected a mapping", node.start_mark.line + 1)
+        self.flatten_mapping(node)
+        result = LineDict()
+        result.line = node.start_mark.line + 1
+        result.key_lines = {}
+        for key_node, value_node in node.value:
+            key = self.construct_object(key_node, deep=True)
+            try:
+                hash(key)
+            except TypeError:
+                raise _YamlProblem("a mapping key must be a plain value", key_node.start_mark.line + 1) from None
+            if key in result:
+                raise _YamlProblem(
+                    f"duplicate key {key!r} (first on line {result.key_lines[key]})",
+                    key_node.start_mark.line + 1,
+                )
+            result[key] = self.construct_object(value_node, deep=True)
+            result.key_lines[key] = key_node.start_mark.line + 1
+        return result
+
+    def construct_sequence(self, node: SequenceNode, deep: bool = False) -> LineList:  # type: ignore[override]
+        result = LineList(self.construct_object(child, deep=True) for child in node.value)
+        result.line = node.start_mark.line + 1
+        result.item_lines = [child.start_mark.line + 1 for child in node.value]
+        return result
+
+
+def _construct_map(loader: _LineLoader, node: MappingNode) -> LineDict:
+    return loader.construct_mapping(node, deep=True)
+
+
+def _construct_seq(loader: _LineLoader, node: SequenceNode) -> LineList:
+    return loader.construct_sequence(node, deep=True)
+
+
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_map)
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_seq)
+
+
+class _YamlProblem(Exception):
+    def __init__(self, message: str, line: int | None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+
+
+def load_yaml_text(text: str, source: str | Path, error: type[AdvisorError] = AdvisorError) -> Any:
+    """Parse one YAML document; any problem becomes `error(file, line, message)`."""
+    try:
+        return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - _LineLoader is a SafeLoader subclass
+    except _YamlProblem as exc:
+        raise error(exc.message, file=source, line=exc.line) from None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else None
+        what = exc.problem or exc.context or "invalid YAML"
+        raise error(f"YAML syntax error: {what}", file=source, line=line) from None
+    except yaml.YAMLError as exc:
+        raise error(f"YAML error: {exc}", file=source) from None
+    except RecursionError:
+        raise error("YAML nesting is too deep", file=source) from None
+
+
+def load_yaml_file(path: Path, error: type[AdvisorError] = AdvisorError) -> Any:
+    """Read and parse a YAML file, refusing oversized or undecodable files with a clear error."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise error(f"file is too large ({size} bytes; limit {MAX_FILE_BYTES})", file=path)
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise error(f"not UTF-8 text ({exc.reason} at byte {exc.start})", file=path) from None
+    except OSError as exc:
+        raise error(f"cannot read file: {exc.strerror or exc}", file=path) from None
+    return load_yaml_text(text, path, error)
+
+
+def line_of(data: Any, loc: Sequence[str | int]) -> int | None:
+    """The line of the deepest element of `loc` that `data` still knows about."""
+    line: int | None = getattr(data, "line", None)
+    node = data
+    for part in loc:
+        if isinstance(node, LineDict) and part in node:
+            line = node.key_lines.get(part, line)
+            node = node[part]
+        elif isinstance(node, LineList) and isinstance(part, int) and 0 <= part < len(node):
+            line = node.item_lines[part]
+            node = node[part]
+        else:
+            break
+        inner = getattr(node, "line", None)
+        if inner and not isinstance(node, LineDict | LineList):
+            line = inner
+    return line
+
+
+def to_plain(data: Any) -> Any:
+    """Strip line bookkeeping: LineDict/LineList to dict/list, recursively."""
+    if isinstance(data, dict):
+        return {k: to_plain(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [to_plain(v) for v in data]
+    return data
