@@ -59,7 +59,9 @@ def parse_file(path: Path, model: type[M]) -> tuple[M, Any]:
     try:
         return model.model_validate(raw), raw
     except ValidationError as exc:
-        err = exc.errors()[0]
+        # A misspelt key shows up as both "unknown" and "missing": name the misspelling first.
+        errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
+        err = errors[0]
         loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
         # pydantic reports enum-keyed dict errors as (field, key, "[key]"); keep what maps to the file.
         clean = [p for p in loc if not (isinstance(p, str) and p.startswith("["))]
@@ -232,9 +234,11 @@ def _check(merged: _Merged) -> None:
             raise _fail(o_entry.origin, ("criterion",), f"unknown criterion {ov.criterion!r}")
 
 
-def default_pack_dirs(extra: Iterable[str | Path] = (), *, include_user: bool = True) -> list[Path]:
-    """The packs to load, in precedence order (see module docstring)."""
-    dirs = [knowledge_dir()]
+def default_pack_dirs(
+    extra: Iterable[str | Path] = (), *, include_user: bool = True, base: Path | None = None
+) -> list[Path]:
+    """The packs to load, in precedence order (see module docstring); `base` replaces the shipped base (tests)."""
+    dirs = [Path(base) if base is not None else knowledge_dir()]
     if include_user and not os.environ.get("FWADVISOR_NO_USER_PACKS"):
         user = user_packs_dir()
         if user.is_dir():
@@ -243,9 +247,11 @@ def default_pack_dirs(extra: Iterable[str | Path] = (), *, include_user: bool = 
     return dirs
 
 
-def load_knowledge(packs: Iterable[str | Path] = (), *, include_user: bool = True) -> KnowledgeBase:
-    """Load the shipped base plus overlay packs; raise `KnowledgeError` on the first problem."""
-    dirs = default_pack_dirs(packs, include_user=include_user)
+def load_knowledge(
+    packs: Iterable[str | Path] = (), *, include_user: bool = True, base: Path | None = None
+) -> KnowledgeBase:
+    """Load the shipped base (or `base`) plus overlay packs; raise `KnowledgeError` on the first problem."""
+    dirs = default_pack_dirs(packs, include_user=include_user, base=base)
     merged = _Merged()
     for i, directory in enumerate(dirs):
         _load_pack(Path(directory), merged, base=(i == 0))

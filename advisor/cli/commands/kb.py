@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-HELP = "validate, list and show the knowledge base (kb validate | kb list | kb show)"
+HELP = "validate, list and show the knowledge base (kb validate | list | show | schema)"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -20,12 +20,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
     show = sub.add_parser("show", help="show one framework's facts and scores (or all frameworks)")
     show.add_argument("framework", nargs="?", help="framework id (see `kb list`)")
     show.add_argument("--json", action="store_true", help="print JSON on stdout")
+    sub.add_parser("schema", help="print the JSON Schema of knowledge-pack files")
 
 
 def run(args: argparse.Namespace) -> int:
     """Dispatch to the chosen action."""
     from advisor.knowledge import load_knowledge, validate_dirs
 
+    if args.kb_command == "schema":
+        from advisor.knowledge.schema_export import knowledge_json_schema_text
+
+        sys.stdout.write(knowledge_json_schema_text())
+        return 0
     if args.kb_command == "validate":
         kb = validate_dirs([*args.kb, *args.dirs])
         packs = ", ".join(f"{p.name} {p.version}" for p in kb.packs)

@@ -1,0 +1,107 @@
+"""The user's answers in the walk (scenario, team, weights, constraints) and where they stopped.
+
+This is presentation state, not advice: it is turned into a profile for the core, and saved as
+JSON in the user config directory so a half-done walk can be resumed and the theme remembered.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from advisor.atomic import atomic_write_text
+from advisor.paths import user_config_dir
+
+#: The walk, in order: back/forward move along this list.
+STEPS: tuple[str, ...] = ("welcome", "scenario", "priorities", "evidence", "results", "onboarding", "export")
+
+STEP_TITLES: dict[str, str] = {
+    "welcome": "Welcome",
+    "scenario": "Scenario & team",
+    "priorities": "Priorities",
+    "evidence": "Probe & benchmarks",
+    "results": "Results",
+    "onboarding": "Onboarding",
+    "export": "Export",
+}
+
+EXPERIENCE_LEVELS: tuple[str, ...] = ("beginner", "intermediate", "expert")
+CODEBASE_SIZES: tuple[str, ...] = ("none", "small", "medium", "large")
+BENCH_PRESETS: tuple[str, ...] = ("none", "quick", "standard", "thorough")
+
+STATE_FILE = "tui-state.json"
+
+
+@dataclass
+class Walk:
+    """What the user has answered so far; every field has a neutral default."""
+
+    step: str = "welcome"
+    scenario: str | None = None
+    current_frameworks: list[str] = field(default_factory=list)
+    experience: str = "intermediate"
+    codebase_size: str = "none"
+    weights: dict[str, float] = field(default_factory=dict)
+    must_run_on: list[str] = field(default_factory=list)
+    must_deploy_to: list[str] = field(default_factory=list)
+    exclude: list[str] = field(default_factory=list)
+    bench_preset: str = "quick"
+    chosen: str | None = None  # the framework the user picked on the results screen
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON form (for the state file)."""
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Any) -> Walk:
+        """Rebuild from the state file; unknown or ill-typed keys are dropped rather than trusted."""
+        walk = cls()
+        if not isinstance(data, dict):
+            return walk
+        for key, default in asdict(walk).items():
+            value = data.get(key, default)
+            if type(value) is type(default) or (default is None and isinstance(value, str)):
+                setattr(walk, key, value)
+        if walk.step not in STEPS:
+            walk.step = "welcome"
+        return walk
+
+
+@dataclass
+class Settings:
+    """What the app remembers between runs."""
+
+    theme: str | None = None
+    last_profile: str | None = None  # path of the profile last loaded or exported
+    walk: Walk = field(default_factory=Walk)
+
+
+def state_path() -> Path:
+    """Where the settings and the half-done walk live."""
+    return user_config_dir() / STATE_FILE
+
+
+def load_settings(path: Path | None = None) -> Settings:
+    """Read the settings; a missing or corrupt file gives defaults (it only holds conveniences)."""
+    path = path or state_path()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return Settings()
+    if not isinstance(data, dict):
+        return Settings()
+    theme = data.get("theme")
+    last = data.get("last_profile")
+    return Settings(
+        theme=theme if isinstance(theme, str) else None,
+        last_profile=last if isinstance(last, str) else None,
+        walk=Walk.from_json(data.get("walk")),
+    )
+
+
+def save_settings(settings: Settings, path: Path | None = None) -> None:
+    """Write the settings atomically."""
+    data = {"theme": settings.theme, "last_profile": settings.last_profile, "walk": settings.walk.to_json()}
+    atomic_write_text(path or state_path(), json.dumps(data, indent=2) + "\n")

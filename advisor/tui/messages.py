@@ -1,0 +1,44 @@
+"""Messages the app's workers and screens exchange (posted from worker threads, which is thread-safe)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.message import Message
+
+
+class EvidenceEvent(Message):
+    """One progress event from the probe or the benchmark run (`kind` is "probe" or "bench")."""
+
+    def __init__(self, kind: str, event: dict[str, Any]) -> None:
+        super().__init__()
+        self.kind = kind
+        self.event = event
+
+
+class EvidenceDone(Message):
+    """A probe or benchmark run finished: its JSON, or why there is none (`error`)."""
+
+    def __init__(self, kind: str, data: dict[str, Any] | None, error: str | None = None) -> None:
+        super().__init__()
+        self.kind = kind
+        self.data = data
+        self.error = error
+
+
+class AssessmentReady(Message):
+    """The core scored the frameworks under the current answers (`report` is None when it could not)."""
+
+    def __init__(self, report: dict[str, Any] | None, error: str | None = None) -> None:
+        super().__init__()
+        self.report = report
+        self.error = error
+
+
+class WeightChanged(Message):
+    """The user changed one criterion's weight (from a weight row)."""
+
+    def __init__(self, criterion: str, weight: float) -> None:
+        super().__init__()
+        self.criterion = criterion
+        self.weight = weight
