@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import IntEnum
 from pathlib import Path
 
@@ -15,17 +14,20 @@ class ExitCode(IntEnum):
     BAD_INPUT = 2
 
 
-@dataclass
 class AdvisorError(Exception):
     """Bad input: names where it is (file, line, field) so a user can fix it without a traceback."""
 
-    message: str
-    file: str | Path | None = None
-    line: int | None = None
-    field: str | None = None
+    def __init__(
+        self, message: str, file: str | Path | None = None, line: int | None = None, field: str | None = None
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.file = file
+        self.line = line
+        self.field = field
 
-    def __post_init__(self) -> None:
-        super().__init__(self.message)
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.message!r}, file={self.file!r}, line={self.line!r}, field={self.field!r})"
 
     def __str__(self) -> str:
         where = ""

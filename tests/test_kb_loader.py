@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -87,8 +88,6 @@ def test_overlay_pack_adds_policy_and_overrides_one_score(kb) -> None:  # type: 
 def test_user_config_packs_load_before_command_line_packs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     config = tmp_path / "config"
     (config / "packs").mkdir(parents=True)
-    import shutil
-
     shutil.copytree(ACME, config / "packs" / "acme")
     monkeypatch.setenv("FWADVISOR_CONFIG_DIR", str(config))
     monkeypatch.delenv("FWADVISOR_NO_USER_PACKS", raising=False)
@@ -179,10 +178,15 @@ def test_fuzz_arbitrary_text_raises_only_knowledge_error(text: str) -> None:
         pass
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(data=yaml_values, which=st.sampled_from(["scenarios.yaml", "criteria.yaml", "pack.yaml", "frameworks/x.yaml"]))
-def test_fuzz_arbitrary_yaml_in_a_pack_raises_only_knowledge_error(tmp_path_factory, data, which) -> None:  # type: ignore[no-untyped-def]
-    pack = tmp_path_factory.mktemp("fuzz")
+PACK_FILE_NAMES = st.sampled_from(["scenarios.yaml", "criteria.yaml", "pack.yaml", "frameworks/x.yaml"])
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=yaml_values, which=PACK_FILE_NAMES)
+def test_fuzz_arbitrary_yaml_in_a_pack_raises_only_knowledge_error(data: object, which: str) -> None:
+    import tempfile
+
+    pack = Path(tempfile.mkdtemp(prefix="fuzz"))
     (pack / "frameworks").mkdir()
     if which != "pack.yaml":
         (pack / "pack.yaml").write_text('name: fuzz\nversion: "1"\n')
@@ -191,3 +195,5 @@ def test_fuzz_arbitrary_yaml_in_a_pack_raises_only_knowledge_error(tmp_path_fact
         validate_dirs([pack])
     except KnowledgeError as exc:
         assert str(exc)
+    finally:
+        shutil.rmtree(pack, ignore_errors=True)

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from advisor.errors import KnowledgeError
+from advisor.knowledge.base import KnowledgeBase, Origin, PackInfo
 from advisor.knowledge.schema import (
     ConceptsFile,
     CriteriaFile,
@@ -27,7 +28,6 @@ from advisor.knowledge.schema import (
     PackFile,
     ScenariosFile,
 )
-from advisor.knowledge.base import KnowledgeBase, Origin, PackInfo
 from advisor.paths import knowledge_dir, user_packs_dir
 from advisor.yamlio import LineDict, line_of, load_yaml_file
 
@@ -164,7 +164,9 @@ def _load_pack(directory: Path, merged: _Merged, *, base: bool) -> None:
                 merged.scenarios[s.id] = _Entry(s, _origin(path, raw, "scenarios", i))
     assert pack is not None
     merged.packs.append(
-        PackInfo(name=pack.name, version=pack.version, path=str(directory), builtin=base, digest=digest.hexdigest()[:16])
+        PackInfo(
+            name=pack.name, version=pack.version, path=str(directory), builtin=base, digest=digest.hexdigest()[:16]
+        )
     )
 
 

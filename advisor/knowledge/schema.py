@@ -95,7 +95,7 @@ class Framework(Model):
     kind: Annotated[str, StringConstraints(pattern=r"^(framework|multi_backend)$")] = "framework"
     maintainer: Text
     governance: Text
-    license: Text
+    license: Text  # an SPDX expression of the framework's own licence, e.g. "BSD-3-Clause"
     stable_version: Text  # the current stable release line, e.g. "2.9"
     python_versions: list[Annotated[str, StringConstraints(pattern=r"^3\.\d+$")]]
     distributions: list[str] = Field(default_factory=list)  # pip distribution names

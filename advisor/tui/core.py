@@ -65,10 +65,11 @@ def run_probe(
     on_event: Callable[[Any], None] | None = None,
     cancel: threading.Event | None = None,
     kb: Any = None,
+    frameworks: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """Probe this machine (fast: metadata only) and return the probe JSON."""
     fn = _attr("advisor.evidence.probe", "run_probe")
-    return _json(fn(fast=fast, on_event=on_event, cancel=cancel, kb=kb))
+    return _json(fn(fast=fast, on_event=on_event, cancel=cancel, kb=kb, frameworks=frameworks))
 
 
 def run_bench(
@@ -78,62 +79,137 @@ def run_bench(
     on_event: Callable[[Any], None] | None = None,
     cancel: threading.Event | None = None,
 ) -> dict[str, Any]:
-    """Run the benchmark preset through the installed frameworks and return the bench JSON."""
+    """Run the benchmark preset through `frameworks` and return the bench JSON (the core finds the CPU peak)."""
     fn = _attr("advisor.evidence.bench", "run_bench")
-    peak = None
-    try:
-        peak = _attr("advisor.evidence.hardware.cpu", "probe_cpu")().peak
-    except Unavailable:
-        peak = None  # bench still runs; % of peak is then absent, which the table shows as such
-    return _json(fn(preset=preset, frameworks=frameworks, on_event=on_event, cancel=cancel, peak=peak))
+    return _json(fn(preset=preset, frameworks=frameworks, on_event=on_event, cancel=cancel))
+
+
+def runnable_frameworks(probe: dict[str, Any] | None) -> list[str]:
+    """Frameworks the probe found installed and importable (what `fwadvisor report` benchmarks too)."""
+    entries = (probe or {}).get("frameworks") or {}
+    return [fid for fid, e in entries.items() if e.get("installed") and e.get("outcome") == "ok"]
 
 
 def event_json(event: Any) -> dict[str, Any]:
-    """A probe/bench progress event as a plain dict, whatever class the core uses for it."""
+    """A probe/bench progress event as a plain dict; nested results and failures in their JSON form."""
     if isinstance(event, dict):
         return event
-    to_json = getattr(event, "to_json", None)
-    if callable(to_json):
-        data = to_json()
-        if isinstance(data, dict):
-            return data
     if hasattr(event, "__dataclass_fields__"):
-        import dataclasses
+        out: dict[str, Any] = {}
+        for name in event.__dataclass_fields__:
+            value = getattr(event, name)
+            to_json = getattr(value, "to_json", None)
+            out[name] = to_json() if callable(to_json) else value
+        return out
+    return {}
 
-        return dataclasses.asdict(event)
-    return {k: v for k, v in vars(event).items() if not k.startswith("_")} if hasattr(event, "__dict__") else {}
+
+def bench_benchmarks() -> tuple[str, ...]:
+    """The benchmarks of the suite, in the order the core runs them (for progress bars)."""
+    return tuple(_attr("advisor.evidence.bench", "BENCHMARKS"))
 
 
 # --- profile, scoring, report ----------------------------------------------------------------------
 
 
+def profile_raw(answers: dict[str, Any]) -> dict[str, Any]:
+    """The walk's answers as a profile mapping (the shape `advisor.profile` reads from YAML)."""
+    team: dict[str, Any] = {"current": list(answers.get("current_frameworks", []))}
+    level = answers.get("experience")
+    if level and team["current"]:
+        team["experience"] = {fid: level for fid in team["current"]}
+    raw: dict[str, Any] = {"team": team, "codebase": {"size": answers.get("codebase_size") or "none"}}
+    if answers.get("scenario"):
+        raw["scenario"] = answers["scenario"]
+    if answers.get("weights"):
+        raw["weights"] = dict(answers["weights"])
+    constraints = {k: list(v) for k, v in (answers.get("constraints") or {}).items() if v}
+    if constraints:
+        raw["constraints"] = constraints
+    return raw
+
+
 def build_profile(answers: dict[str, Any]) -> Any:
-    """Turn the walk's answers into the core's profile object (validated by the core)."""
-    fn = _attr("advisor.profile", "profile_from_answers")
-    return fn(answers)
+    """Turn the walk's answers into the core's validated `Profile`."""
+    return _attr("advisor.profile", "parse_profile")(profile_raw(answers), "<walk>")
+
+
+def resolve(kb: Any, answers: dict[str, Any]) -> Any:
+    """The profile checked against the knowledge base, with the scenario's defaults merged in."""
+    return _attr("advisor.profile", "resolve_profile")(build_profile(answers), kb)
+
+
+def pairwise_weights(judgements: Sequence[tuple[str, str, float]]) -> tuple[dict[str, float], float | None]:
+    """Weights from "which matters more?" answers (the core's AHP) and the consistency ratio."""
+    result = _attr("advisor.profile", "ahp_weights")(judgements)
+    return dict(result.weights), result.consistency_ratio
 
 
 def assess(
-    kb: Any, answers: dict[str, Any], probe: dict[str, Any] | None, bench: dict[str, Any] | None
+    kb: Any,
+    answers: dict[str, Any],
+    probe: dict[str, Any] | None,
+    bench: dict[str, Any] | None,
+    *,
+    draws: int | None = None,
 ) -> dict[str, Any]:
-    """Score the frameworks under the walk's answers with the evidence so far; returns the report JSON."""
-    fn = _attr("advisor.report", "build_report_from_answers")
-    return _json(fn(kb=kb, answers=answers, probe=probe, bench=bench))
+    """Score the frameworks under the walk's answers with the evidence so far; returns the full report JSON.
+
+    `draws` lowers the Monte-Carlo sensitivity draws for previews that must follow every key press.
+    """
+    resolved = resolve(kb, answers)
+    engine = _attr("advisor.scoring", "assess")
+    extra = {"draws": draws} if draws else {}
+    assessment = engine(kb, resolved, probe=probe, bench=bench, **extra)
+    build = _attr("advisor.report", "build_report")
+    return _json(build(assessment, kb, probe=probe, bench=bench, profile_source="interactive advisor (fwadvisor)"))
 
 
 def report_markdown(report: dict[str, Any]) -> str:
     """The Markdown form of a report JSON."""
-    return str(_attr("advisor.report", "render_markdown")(report))
+    return str(_attr("advisor.report", "to_markdown")(report))
 
 
 def profile_yaml(answers: dict[str, Any]) -> str:
-    """The profile file (YAML) for the walk's answers."""
-    return str(_attr("advisor.profile", "dump_profile")(build_profile(answers)))
+    """The profile file (YAML) for the walk's answers; validated by the core before it is written."""
+    import yaml  # deferred: only needed when a profile is exported
+
+    profile = build_profile(answers)
+    text = "# fwadvisor profile written by the interactive advisor\n" + yaml.safe_dump(
+        _attr("advisor.profile", "profile_to_json")(profile), sort_keys=False
+    )
+    _attr("advisor.profile", "load_profile_text")(text, "<exported profile>")  # round-trips, or raises
+    return text
 
 
 def load_profile_answers(path: str) -> dict[str, Any]:
-    """Read a profile file and return it as walk answers."""
-    return dict(_attr("advisor.profile", "answers_from_file")(path))
+    """Read a profile file and return it as walk answers (the core validates it)."""
+    return answers_from_profile(_attr("advisor.profile", "load_profile")(path))
+
+
+def report_answers(report: dict[str, Any]) -> dict[str, Any]:
+    """The walk answers of the profile a saved report was made with (its `profile.as_written`)."""
+    raw = (report.get("profile") or {}).get("as_written") or {}
+    return answers_from_profile(_attr("advisor.profile", "parse_profile")(raw, "<report profile>"))
+
+
+def answers_from_profile(profile: Any) -> dict[str, Any]:
+    """A validated `Profile` as walk answers."""
+    current = list(profile.team.current)
+    levels = {profile.team.experience.get(f) for f in current} - {None}
+    cons = profile.constraints
+    return {
+        "scenario": profile.scenario,
+        "current_frameworks": current,
+        "experience": str(levels.pop()) if len(levels) == 1 else "intermediate",
+        "codebase_size": str(profile.codebase.effective_size()),
+        "weights": dict(profile.weights or {}),
+        "constraints": {
+            "must_run_on": [str(h) for h in cons.must_run_on] if cons else [],
+            "must_deploy_to": list(cons.must_deploy_to) if cons else [],
+            "exclude": list(cons.exclude) if cons else [],
+        },
+    }
 
 
 def load_report(path: str) -> dict[str, Any]:
@@ -141,25 +217,28 @@ def load_report(path: str) -> dict[str, Any]:
     return _json(_attr("advisor.report", "load_report")(path))
 
 
+def report_json_text(report: dict[str, Any]) -> str:
+    """The report as JSON text, exactly as `fwadvisor report --json` writes it."""
+    return str(_attr("advisor.report", "to_json_text")(report))
+
+
 # --- checklist and progress ------------------------------------------------------------------------
 
 
-def checklist(kb: Any, framework: str, current: str | None, probe: dict[str, Any] | None) -> dict[str, Any]:
-    """The onboarding checklist JSON for `framework` on the probed machine."""
+def checklist(
+    kb: Any, framework: str, current: str | None, probe: dict[str, Any] | None, targets: Sequence[str] = ()
+) -> Any:
+    """The onboarding checklist for `framework` on the probed machine, with the ticks saved so far."""
     fn = _attr("advisor.checklist", "build_checklist")
-    return _json(fn(kb=kb, framework=framework, from_framework=current, probe=probe))
+    done = progress_done(framework, current)
+    return fn(kb, framework, probe, from_framework=current, targets=list(targets), done=done)
 
 
-def checklist_markdown(data: dict[str, Any], done: set[str]) -> str:
-    """The checklist as Markdown with GitHub task boxes."""
-    return str(_attr("advisor.checklist", "render_markdown")(data, done=done))
+def progress_done(framework: str, current: str | None) -> set[str]:
+    """Ids of the checklist items already ticked for `framework` (coming from `current`)."""
+    return set(_attr("advisor.progress", "ProgressStore")().done(framework, current))
 
 
-def progress_done(framework: str) -> set[str]:
-    """Ids of the checklist items already ticked for `framework`."""
-    return set(_attr("advisor.progress", "load_done")(framework))
-
-
-def progress_set(framework: str, item_id: str, done: bool) -> None:
+def progress_set(framework: str, current: str | None, item_id: str, done: bool) -> None:
     """Tick or untick one checklist item (stored atomically by the core)."""
-    _attr("advisor.progress", "set_done")(framework, item_id, done)
+    _attr("advisor.progress", "ProgressStore")().set_done(framework, current, item_id, done)

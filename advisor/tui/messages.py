@@ -16,14 +16,21 @@ class EvidenceEvent(Message):
         self.event = event
 
 
-class EvidenceDone(Message):
-    """A probe or benchmark run finished: its JSON, or why there is none (`error`)."""
+class EvidenceDone(Message, bubble=False):
+    """A probe or benchmark run finished: its JSON, or why there is none (`error`).
 
-    def __init__(self, kind: str, data: dict[str, Any] | None, error: str | None = None) -> None:
+    It does not bubble: the app relays it to every screen, and a copy bubbling back up to the
+    app would be relayed again, forever.
+    """
+
+    def __init__(
+        self, kind: str, data: dict[str, Any] | None, error: str | None = None, *, cancelled: bool = False
+    ) -> None:
         super().__init__()
         self.kind = kind
         self.data = data
         self.error = error
+        self.cancelled = cancelled  # the run was cancelled; `data` holds what was measured before
 
 
 class AssessmentReady(Message):
@@ -42,3 +49,7 @@ class WeightChanged(Message):
         super().__init__()
         self.criterion = criterion
         self.weight = weight
+
+
+class KnowledgeLoaded(Message, bubble=False):
+    """The knowledge base finished loading in its worker (or failed: the app holds the reason)."""

@@ -76,7 +76,7 @@ def _list(kb: Any, as_json: bool) -> int:
         else:
             table.add_column("id")
             table.add_column("name")
-            for k, v in rows.items():  # type: ignore[union-attr]
+            for k, v in rows.items():  # type: ignore[attr-defined]
                 table.add_row(k, v)
         console.print(table)
     return 0

@@ -1,18 +1,267 @@
-"""`fwadvisor probe`: not built yet (its issue has not landed)."""
+"""`fwadvisor probe`: describe this machine and each installed framework (Rich tables, or JSON on stdout)."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+import threading
+from typing import Any
 
-HELP = "probe (not built yet)"
+HELP = "probe the hardware, software and installed frameworks (nothing leaves the machine)"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """No arguments yet."""
+    """`probe [--json] [--fast] [--identify] [--framework ID]... [--timeout S]`."""
+    parser.add_argument("--json", action="store_true", help="print the probe as JSON on stdout (progress on stderr)")
+    parser.add_argument("--fast", action="store_true", help="skip framework imports: package metadata only")
+    parser.add_argument(
+        "--identify", action="store_true", help="include host name, user name, paths, GPU UUIDs and serial numbers"
+    )
+    parser.add_argument(
+        "--framework", action="append", default=[], metavar="ID",
+        help="probe only this framework (repeatable; see `fwadvisor kb list`)",
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=60.0, metavar="S", help="seconds each framework child may take (default 60)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    """Say plainly that this command does not exist yet."""
-    print("fwadvisor probe: not built yet", file=sys.stderr)
-    return 1
+    """Run the probe with live progress on stderr, then print tables or JSON."""
+    # Deferred imports: rich and the core load only when this command runs, so `fwadvisor --help` stays fast.
+    from advisor.errors import UsageError
+    from advisor.evidence.probe import run_probe
+
+    if not args.timeout > 0:
+        raise UsageError(f"must be a positive number of seconds, got {args.timeout:g}", field="--timeout")
+    kb = None
+    if args.kb:
+        from advisor.knowledge import load_knowledge
+
+        kb = load_knowledge(args.kb)  # a broken overlay pack is bad input: exit 2 with its file and line
+    progress = _Progress(enabled=not args.fast)
+    with progress:
+        report = run_probe(
+            fast=args.fast,
+            identify=args.identify,
+            frameworks=args.framework or None,
+            timeout=args.timeout,
+            on_event=progress.on_event,
+            kb=kb,
+        )
+    data = report.to_json()
+    if args.json:
+        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+        return 0
+    _print_tables(data)
+    return 0
+
+
+class _Progress:
+    """A Rich status line on stderr while framework children run (only on a terminal)."""
+
+    def __init__(self, enabled: bool) -> None:
+        # Rich is imported only when a status line will really be drawn: --fast and pipes skip ~70 ms.
+        self.enabled = enabled and sys.stderr.isatty()
+        self.lock = threading.Lock()  # events arrive from one thread per framework child and the main thread
+        self.state: dict[str, str] = {}
+        self.status: Any = None
+
+    def __enter__(self) -> _Progress:
+        if self.enabled:
+            from rich.console import Console
+
+            self.status = Console(stderr=True).status("probing the machine…")
+            self.status.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.status is not None:
+            self.status.__exit__(*exc)
+
+    def on_event(self, event: Any) -> None:
+        """Called from the probe's threads; the lock keeps the state and the status line consistent."""
+        if self.status is None:
+            return
+        with self.lock:
+            if event.kind == "framework_start":
+                self.state[event.name] = "importing"
+            elif event.kind == "framework_event" and event.data.get("event") == "import":
+                self.state[event.name] = "imported" if event.data.get("ok") else "import failed"
+            elif event.kind == "framework_done":
+                self.state[event.name] = str(event.data.get("outcome"))
+            elif event.kind == "section":
+                self.state["machine"] = event.message
+            parts = [f"{k}: {v}" for k, v in self.state.items()]
+            self.status.update("probing — " + ", ".join(parts))
+
+
+def _bytes(n: int | None) -> str:
+    if n is None:
+        return "unknown"
+    value = float(n)
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if value < 1024 or unit == "TiB":
+            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{n} B"
+
+
+def _v(value: Any) -> str:
+    if value is None:
+        return "unknown"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def _with_vendor(vendor: str, model: str) -> str:
+    return model if model.lower().startswith(vendor.lower()) else f"{vendor} {model}"
+
+
+def _kv(title: str, rows: list[tuple[str, Any]]) -> Any:
+    from rich.table import Table
+
+    table = Table(title=title, title_justify="left", show_header=False)
+    table.add_column("field", style="bold")
+    table.add_column("value", overflow="fold")
+    for key, value in rows:
+        table.add_row(key, _v(value))
+    return table
+
+
+def _print_tables(data: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    cpu, mem, sw = data["cpu"], data["memory"], data["software"]
+    caches = ", ".join(
+        f"L{c['level']}{c['type'][0].lower() if c['type'] != 'Unified' else ''} {_bytes(c['size_bytes'])}"
+        for c in cpu.get("caches") or []
+    )
+    clocks = f"base {_v(cpu.get('base_mhz'))} / max {_v(cpu.get('max_mhz'))} / current {_v(cpu.get('current_mhz'))} MHz"
+    peak = cpu.get("peak")
+    rows: list[tuple[str, Any]] = [
+        ("model", f"{_with_vendor(cpu['vendor'], cpu['model'])} ({cpu['arch']})"),
+        ("cores", f"{_v(cpu['physical_cores'])} physical, {_v(cpu['logical_cores'])} logical, "
+                  f"{cpu['usable_cores']} usable (affinity {_v(cpu.get('affinity_cores'))}, "
+                  f"cgroup quota {_v(cpu.get('cgroup_quota_cpus')) if cpu.get('cgroup_quota_cpus') else 'none'})"),
+        ("clock", clocks),
+        ("caches", caches or "unknown"),
+        ("vector extensions", ", ".join(cpu.get("flags") or []) or "none found"),
+        ("NUMA nodes", cpu.get("numa_nodes")),
+        ("peak fp32 (estimate)", f"{peak['fp32_gflops']:.1f} GFLOP/s" if peak else "unknown"),
+        ("peak bf16 (estimate)", f"{peak['bf16_gflops']:.1f} GFLOP/s" if peak and peak.get("bf16_gflops") else
+         "no bf16 path" if peak else "unknown"),
+        ("formula", peak["formula"] if peak else "unknown"),
+    ]
+    for note in (peak or {}).get("assumptions") or []:
+        rows.append(("assumption", note))
+    console.print(_kv("CPU", rows))
+    console.print(_kv("Memory", [
+        ("total", _bytes(mem.get("total_bytes"))),
+        ("available", _bytes(mem.get("available_bytes"))),
+        ("cgroup limit", _bytes(mem["cgroup_limit_bytes"]) if mem.get("cgroup_limit_bytes") else "none"),
+        ("swap", _bytes(mem.get("swap_total_bytes"))),
+    ]))
+    _print_gpus(console, data["gpus"])
+    acc = Table(title="Other accelerators", title_justify="left")
+    acc.add_column("kind")
+    acc.add_column("present")
+    acc.add_column("detail", overflow="fold")
+    for key, status in data["accelerators"].items():
+        acc.add_row(key, _v(status["present"]), status["detail"])
+    console.print(acc)
+    tk = sw.get("cuda_toolkit")
+    sw_rows: list[tuple[str, Any]] = [
+        ("OS", sw["os"]), ("kernel", sw.get("kernel")), ("libc", sw.get("libc")),
+        ("Python", f"{sw['python']} ({sw['python_implementation']}, {sw['env_kind']})"), ("pip", sw.get("pip")),
+        ("CUDA toolkit", f"{tk['version']} ({tk['source']})" if tk else "not found"),
+        ("cuDNN", sw.get("cudnn") or "not found"),
+    ]
+    for key in ("hostname", "user", "python_executable"):
+        if sw.get(key):
+            sw_rows.append((key, sw[key]))
+    for key, value in (sw.get("env") or {}).items():
+        sw_rows.append((f"${key}", value))
+    console.print(_kv("Software", sw_rows))
+    _print_frameworks(console, data["frameworks"])
+    if data.get("requirements"):
+        req = Table(title="Requirements", title_justify="left")
+        req.add_column("framework")
+        req.add_column("check")
+        req.add_column("ok")
+        req.add_column("detail", overflow="fold")
+        for r in data["requirements"]:
+            mark = {True: "[green]yes[/]", False: "[red]no[/]", None: "[yellow]unknown[/]"}[r["ok"]]
+            req.add_row(r["framework"], r["check"], mark, r["detail"])
+        console.print(req)
+    for note in data.get("notes") or []:
+        console.print(f"[dim]note: {note}[/]")
+
+
+def _print_gpus(console: Any, gpus: dict[str, Any]) -> None:
+    from rich.table import Table
+
+    if gpus["status"] != "ok":
+        console.print(f"[bold]NVIDIA GPUs:[/] {gpus['message']} [dim]({gpus['status']})[/]")
+        return
+    table = Table(
+        title=f"NVIDIA GPUs — driver {_v(gpus.get('driver_version'))}, CUDA {_v(gpus.get('cuda_driver_version'))}; "
+        "listed in NVML (PCI bus) order",
+        title_justify="left",
+    )
+    for col in ("NVML", "CUDA", "name", "PCI", "memory", "CC", "SM max", "power", "PCIe", "NVLinks", "MIG", "util"):
+        table.add_column(col)
+    for d in gpus["devices"]:
+        table.add_row(
+            str(d["index"]), _v(d.get("cuda_index")), _v(d.get("name")), _v(d.get("pci_bus_id")),
+            _bytes(d.get("memory_total_bytes")), _v(d.get("compute_capability")),
+            f"{_v(d.get('sm_clock_max_mhz'))} MHz", f"{_v(d.get('power_limit_w'))} W",
+            f"gen {_v(d.get('pcie_gen_current'))}/{_v(d.get('pcie_gen_max'))} "
+            f"x{_v(d.get('pcie_width_current'))}/{_v(d.get('pcie_width_max'))}",
+            str(len(d.get("nvlinks") or [])), _v(d.get("mig_mode")) + (
+                f" ({d['mig_devices']} instances)" if d.get("mig_devices") else ""),
+            f"{_v(d.get('utilization_gpu_pct'))}%",
+        )
+    console.print(table)
+    if gpus.get("cuda_order_basis"):
+        console.print(f"[dim]CUDA numbering: {gpus['cuda_order_basis']}[/]")
+    topo = gpus.get("topology")
+    if topo:
+        matrix = Table(title="GPU topology (like `nvidia-smi topo -m`)", title_justify="left")
+        matrix.add_column("")
+        for label in topo["labels"]:
+            matrix.add_column(label)
+        for label, row in zip(topo["labels"], topo["matrix"], strict=True):
+            matrix.add_row(label, *row)
+        console.print(matrix)
+        console.print("[dim]" + "; ".join(f"{k} = {v}" for k, v in topo["legend"].items()) + "[/]")
+
+
+def _print_frameworks(console: Any, frameworks: dict[str, Any]) -> None:
+    from rich.table import Table
+
+    table = Table(title="Frameworks (each probed in its own child process)", title_justify="left")
+    for col in ("framework", "version", "outcome", "import", "devices", "accelerator", "build", "threads"):
+        table.add_column(col, overflow="fold")
+    colours = {"ok": "green", "missing": "dim", "skipped": "dim"}
+    for fid, fw in frameworks.items():
+        outcome = fw["outcome"] + (f" ({fw['signal']})" if fw.get("signal") else "")
+        colour = colours.get(fw["outcome"], "red")
+        if fw.get("error") and fw["outcome"] not in ("ok", "missing"):
+            outcome += f": {fw['error']}"
+        devices = ", ".join(f"{d.get('id')} {d.get('name')}" for d in fw.get("devices") or [])
+        build = ", ".join(f"{k}={v}" for k, v in (fw.get("build") or {}).items() if v not in (None, False, ""))
+        threads = ", ".join(f"{k}={v}" for k, v in (fw.get("threads") or {}).items())
+        label = f"{fid}" + (f" [dim]({fw['distribution']})[/]" if fw.get("distribution") else "")
+        table.add_row(
+            label, _v(fw.get("version")) if fw["installed"] else "not installed", f"[{colour}]{outcome}[/]",
+            f"{fw['import_s']:.2f} s" if fw.get("import_s") is not None else "",
+            devices, "" if fw.get("accelerator_ok") is None else _v(fw["accelerator_ok"]), build, threads,
+        )
+    console.print(table)

@@ -1,18 +1,65 @@
-"""`fwadvisor profile`: not built yet (its issue has not landed)."""
+"""`fwadvisor profile`: write a commented profile template (`init`) or check a profile (`check`)."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
-HELP = "profile (not built yet)"
+HELP = "write a commented profile template (profile init) or check one (profile check FILE)"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """No arguments yet."""
+    """`profile init [-o FILE] [--scenario ID] [--force]`, `profile check FILE [--json]`."""
+    sub = parser.add_subparsers(dest="profile_command", metavar="ACTION", required=True)
+    init = sub.add_parser("init", help="write a commented profile template (stdout without -o)")
+    init.add_argument("-o", "--output", metavar="FILE", help="write the template to FILE")
+    init.add_argument("--scenario", metavar="ID", help="start from this scenario preset")
+    init.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
+    check = sub.add_parser("check", help="check a profile against the knowledge base and show its weights")
+    check.add_argument("file", metavar="FILE")
+    check.add_argument("--json", action="store_true", help="print the resolved profile as JSON")
 
 
 def run(args: argparse.Namespace) -> int:
-    """Say plainly that this command does not exist yet."""
-    print("fwadvisor profile: not built yet", file=sys.stderr)
-    return 1
+    """Dispatch to init or check."""
+    from pathlib import Path
+
+    from advisor.atomic import atomic_write_text
+    from advisor.errors import UsageError
+    from advisor.knowledge import load_knowledge
+    from advisor.profile import load_profile, resolve_profile, template
+
+    kb = load_knowledge(args.kb)
+    if args.profile_command == "init":
+        text = template(kb, args.scenario)
+        if not args.output:
+            sys.stdout.write(text)
+            return 0
+        if Path(args.output).exists() and not args.force:
+            raise UsageError("file exists; use --force to overwrite it", file=args.output)
+        atomic_write_text(args.output, text)
+        print(f"fwadvisor: profile template written to {args.output}", file=sys.stderr)
+        return 0
+    resolved = resolve_profile(load_profile(args.file), kb)
+    data: dict[str, object] = {
+        "scenario": resolved.scenario,
+        "weight_source": resolved.weight_source,
+        "weights": resolved.normalized_weights,
+        "constraints": resolved.constraints.model_dump(mode="json"),
+        "frameworks": list(resolved.frameworks),
+        "consistency_ratio": resolved.ahp.consistency_ratio if resolved.ahp else None,
+        "warnings": resolved.warnings,
+    }
+    if args.json:
+        print(json.dumps(data, indent=2))
+        return 0
+    print(f"ok: {args.file}: scenario {resolved.scenario or 'none'}, weights from {resolved.weight_source}")
+    for cid, w in resolved.normalized_weights.items():
+        if w > 0:
+            print(f"  {cid:<24} {100 * w:5.1f}%")
+    cons = {k: v for k, v in resolved.constraints.model_dump(mode="json").items() if v}
+    print(f"  constraints: {json.dumps(cons) if cons else 'none'}")
+    for warning in resolved.warnings:
+        print(f"fwadvisor: warning: {warning}", file=sys.stderr)
+    return 0

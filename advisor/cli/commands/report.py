@@ -1,18 +1,158 @@
-"""`fwadvisor report`: not built yet (its issue has not landed)."""
+"""`fwadvisor report`: probe -> bench -> score, as a Rich summary, JSON or Markdown."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
-HELP = "report (not built yet)"
+HELP = "probe, benchmark and score the frameworks for a profile; print or save the report"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """No arguments yet."""
+    """Flags: evidence (--preset, --no-bench, --from-json), profile (--profile, --scenario), output."""
+    parser.add_argument("--profile", metavar="FILE", help="profile YAML (default: the default scenario)")
+    parser.add_argument("--scenario", metavar="ID", help="scenario preset (overrides the profile's)")
+    parser.add_argument("--preset", default="quick", help="benchmark preset (default: quick)")
+    parser.add_argument("--no-bench", action="store_true", help="skip the benchmarks (the probe still runs)")
+    parser.add_argument(
+        "--from-json", metavar="REPORT", help="re-score the evidence of a saved report; measure nothing"
+    )
+    out = parser.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print the full report as JSON on stdout")
+    out.add_argument("--markdown", action="store_true", help="print the report as Markdown on stdout")
+    parser.add_argument("-o", "--output", metavar="FILE", help="also write the report (Markdown if FILE ends in .md)")
+    parser.add_argument("--identify", action="store_true", help="include the host name in the report")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the Monte-Carlo sensitivity analysis")
+
+
+def _progress(event: Any) -> None:
+    # Probe and bench events differ by kind; show the message, else who is doing what (never whole payloads).
+    text = getattr(event, "message", None)
+    if not text:
+        parts = [getattr(event, k, None) for k in ("kind", "framework", "name", "benchmark", "device")]
+        text = " ".join(str(p) for p in parts if p)
+    if text:
+        print(f"  {text}", file=sys.stderr, flush=True)
+
+
+def gather(
+    args: argparse.Namespace, kb: Any, resolved: Any
+) -> tuple[dict[str, Any] | None, dict[str, Any] | None, str | None]:
+    """The evidence: from a saved report, or by running the probe and (unless --no-bench) the benchmarks."""
+    if args.from_json:
+        from advisor.report import load_report
+
+        old = load_report(args.from_json)
+        host = (old.get("machine") or {}).get("hostname") if args.identify else None
+        return old.get("probe"), old.get("benchmarks"), host
+    from advisor.evidence.probe import run_probe  # deferred: the probe pulls in psutil, cpuinfo, NVML
+    from advisor.scoring.constraints import apply_constraints
+
+    print("fwadvisor: probing hardware and frameworks...", file=sys.stderr, flush=True)
+    probe_report = run_probe(identify=args.identify, kb=kb, on_event=_progress)
+    probe = probe_report.to_json()
+    bench = None
+    if not args.no_bench:
+        from advisor.evidence.bench import run_bench
+
+        candidates = set(apply_constraints(kb, resolved).candidates)
+        installed = [
+            fid
+            for fid, entry in (probe.get("frameworks") or {}).items()
+            if entry.get("installed") and entry.get("outcome") == "ok" and fid in candidates
+        ]
+        if installed:
+            print(f"fwadvisor: benchmarking ({args.preset}): {', '.join(installed)}...", file=sys.stderr, flush=True)
+            peak = getattr(getattr(probe_report, "cpu", None), "peak", None)
+            bench = run_bench(preset=args.preset, frameworks=installed, on_event=_progress, peak=peak).to_json()
+        else:
+            print("fwadvisor: no candidate framework is installed here: nothing to benchmark", file=sys.stderr)
+    return probe, bench, None
 
 
 def run(args: argparse.Namespace) -> int:
-    """Say plainly that this command does not exist yet."""
-    print("fwadvisor report: not built yet", file=sys.stderr)
-    return 1
+    """Build the report and print/write it."""
+    from pathlib import Path
+
+    from advisor.atomic import atomic_write_text
+    from advisor.knowledge import load_knowledge
+    from advisor.profile import Profile, load_profile, resolve_profile
+    from advisor.report import build_report, to_json_text, to_markdown
+    from advisor.scoring import assess
+
+    kb = load_knowledge(args.kb)
+    profile = load_profile(args.profile) if args.profile else Profile()
+    resolved = resolve_profile(profile, kb, scenario=args.scenario)
+    probe, bench, host = gather(args, kb, resolved)
+    assessment = assess(kb, resolved, probe=probe, bench=bench, seed=args.seed)
+    source = args.profile or (f"scenario {resolved.scenario}" if resolved.scenario else "default")
+    report = build_report(
+        assessment, kb, probe=probe, bench=bench, profile_source=source, identify=args.identify, hostname=host
+    )
+    if args.output:
+        md = args.markdown or Path(args.output).suffix.lower() in (".md", ".markdown")
+        atomic_write_text(args.output, to_markdown(report) if md else to_json_text(report))
+        print(f"fwadvisor: report written to {args.output}", file=sys.stderr)
+    if args.json:
+        sys.stdout.write(to_json_text(report))
+    elif args.markdown:
+        sys.stdout.write(to_markdown(report))
+    else:
+        summary(report)
+    return 0
+
+
+def summary(report: dict[str, Any]) -> None:
+    """The Rich summary on stdout: recommendation, ranking with top reasons, stability, exclusions, warnings."""
+    from rich.console import Console
+    from rich.panel import Panel
+    from rich.table import Table
+
+    console = Console()
+    rec = report["recommendation"]
+    body = rec["summary"] + "\n\n" + "\n".join(f"• {s}" for s in rec["next_steps"])
+    console.print(Panel(body, title="Recommendation", title_align="left"))
+    table = Table(title="Ranking (weighted sum, 0-5; TOPSIS cross-check)", title_justify="left")
+    for col, just in (
+        ("#", "right"),
+        ("framework", "left"),
+        ("score", "right"),
+        ("TOPSIS", "right"),
+        ("strongest criteria", "left"),
+        ("evidence", "left"),
+    ):
+        table.add_column(col, justify=just, overflow="fold")  # type: ignore[arg-type]
+    for e in report["ranking"]:
+        top = sorted(e["contributions"], key=lambda c: -c["contribution"])[:2]
+        evidence = (
+            "measured" if e["status"] == "measured here" else ("installed" if e["installed"] else "knowledge only")
+        )
+        table.add_row(
+            str(e["rank"]),
+            e["name"],
+            f"{e['total']:.2f}",
+            f"{e['topsis']:.2f}",
+            ", ".join(c["criterion"].replace("_", " ") for c in top),
+            evidence,
+        )
+    console.print(table)
+    sens = report["sensitivity"]
+    if sens:
+        mc = sens["monte_carlo"]
+        line = (
+            f"Stability: [bold]{sens['verdict']}[/]; {sens['winner']} wins {100 * mc['win_share'][sens['winner']]:.0f}%"
+        )
+        line += f" of {mc['draws']} draws with weights ±{100 * mc['spread']:.0f}%"
+        if sens["smallest_change"]:
+            t = sens["smallest_change"]
+            line += (
+                f"; {t['new_winner']} would win if {t['criterion']} weighed "
+                f"{100 * t['threshold_weight']:.0f}% (now {100 * t['current_weight']:.0f}%)"
+            )
+        console.print(line)
+    for x in report["exclusions"]:
+        if x["kind"] == "constraint":
+            console.print(f"[yellow]excluded[/] {x['framework']}: {'; '.join(x['reasons'])}")
+    for w in report["warnings"]:
+        console.print(f"[yellow]warning[/] [{w['code']}] {w['message']}")

@@ -3,16 +3,29 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 HELP = "open the interactive advisor (the default when no command is given)"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """No arguments yet."""
+    """`--fresh` ignores a half-done walk; `--report FILE` opens a saved report on the Results step."""
+    parser.add_argument("--fresh", action="store_true", help="start a new walk instead of resuming the last one")
+    parser.add_argument("--report", metavar="FILE", help="open a saved report (JSON) without re-measuring")
 
 
 def run(args: argparse.Namespace) -> int:
     """Open the Textual app."""
-    print("fwadvisor: the interactive advisor is not built yet; try `fwadvisor kb list`", file=sys.stderr)
-    return 1
+    # Deferred import: Textual and the app load only when the app is opened, so `--help` stays fast.
+    from advisor.tui.app import AdvisorApp
+
+    report = None
+    if getattr(args, "report", None):
+        from advisor.tui import core
+
+        report = core.load_report(args.report)
+    app = AdvisorApp(packs=tuple(getattr(args, "kb", []) or ()), resume=not getattr(args, "fresh", False))
+    if report is not None:
+        app.walk.step = "results"
+        app.open_report(report)
+    app.run()
+    return int(app.return_code or 0)

@@ -12,26 +12,27 @@ from pathlib import Path
 from typing import Any
 
 from advisor.atomic import atomic_write_text
-from advisor.paths import user_config_dir
+from advisor.paths import user_config_dir, user_data_dir
 
 #: The walk, in order: back/forward move along this list.
 STEPS: tuple[str, ...] = ("welcome", "scenario", "priorities", "evidence", "results", "onboarding", "export")
 
 STEP_TITLES: dict[str, str] = {
     "welcome": "Welcome",
-    "scenario": "Scenario & team",
+    "scenario": "Team",
     "priorities": "Priorities",
-    "evidence": "Probe & benchmarks",
+    "evidence": "Evidence",
     "results": "Results",
     "onboarding": "Onboarding",
     "export": "Export",
 }
 
-EXPERIENCE_LEVELS: tuple[str, ...] = ("beginner", "intermediate", "expert")
+EXPERIENCE_LEVELS: tuple[str, ...] = ("none", "beginner", "intermediate", "expert")
 CODEBASE_SIZES: tuple[str, ...] = ("none", "small", "medium", "large")
 BENCH_PRESETS: tuple[str, ...] = ("none", "quick", "standard", "thorough")
 
 STATE_FILE = "tui-state.json"
+EVIDENCE_FILE = "tui-evidence.json"
 
 
 @dataclass
@@ -105,3 +106,25 @@ def save_settings(settings: Settings, path: Path | None = None) -> None:
     """Write the settings atomically."""
     data = {"theme": settings.theme, "last_profile": settings.last_profile, "walk": settings.walk.to_json()}
     atomic_write_text(path or state_path(), json.dumps(data, indent=2) + "\n")
+
+
+def evidence_path() -> Path:
+    """Where the last probe and benchmark JSON are kept, so a resumed walk need not measure again."""
+    return user_data_dir() / EVIDENCE_FILE
+
+
+def load_evidence(path: Path | None = None) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """(probe, bench) saved by the last session; (None, None) when there is none or it cannot be read."""
+    try:
+        data = json.loads((path or evidence_path()).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None, None
+    if not isinstance(data, dict):
+        return None, None
+    probe, bench = data.get("probe"), data.get("bench")
+    return (probe if isinstance(probe, dict) else None), (bench if isinstance(bench, dict) else None)
+
+
+def save_evidence(probe: dict[str, Any] | None, bench: dict[str, Any] | None, path: Path | None = None) -> None:
+    """Keep the evidence of this session (written atomically)."""
+    atomic_write_text(path or evidence_path(), json.dumps({"probe": probe, "bench": bench}) + "\n")

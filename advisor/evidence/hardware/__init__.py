@@ -1,0 +1,1 @@
+"""Hardware and environment probes that run in the advisor's own process (no framework is imported)."""

@@ -1,0 +1,497 @@
+"""The probe: one honest picture of this machine and of each installed framework (`fwadvisor probe`).
+
+Hardware and software facts are read in this process (no framework is ever imported here); each
+framework is probed in its own child process, all of them in parallel threads, each with a
+timeout, so a framework that hangs, crashes or prints garbage is reported as such and the others
+still complete. Nothing leaves the machine.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib.metadata as md
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from advisor.evidence.child import ChildResult, Outcome, run_child
+from advisor.evidence.hardware.accelerators import AcceleratorStatus, probe_accelerators
+from advisor.evidence.hardware.cpu import CpuInfo, probe_cpu
+from advisor.evidence.hardware.memory import MemoryInfo, probe_memory
+from advisor.evidence.hardware.nvidia import GpuReport, normalize_bus_id, probe_nvidia
+from advisor.evidence.hardware.requirements import Requirement, check_all, cuda_from_torch_version
+from advisor.evidence.hardware.software import SoftwareInfo, probe_software
+
+if TYPE_CHECKING:
+    from advisor.frameworks.base import FrameworkAdapter
+    from advisor.knowledge.base import KnowledgeBase
+
+SCHEMA = "fwadvisor.probe/1"
+
+
+@dataclass(frozen=True)
+class ProbeEvent:
+    """Progress while probing: a section started/finished, or a framework child reported something."""
+
+    kind: str  # "section" | "framework_start" | "framework_event" | "framework_done"
+    name: str  # section name ("cpu", "gpus", ...) or framework id
+    message: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class FrameworkProbe:
+    """What one framework's child process found (or why it found nothing)."""
+
+    id: str
+    installed: bool
+    distribution: str | None
+    version: str | None
+    outcome: str  # ok | missing | import_error | crashed | timed_out | bad_output | cancelled | skipped
+    error: str | None = None
+    import_s: float | None = None
+    wall_s: float | None = None
+    devices: list[dict[str, Any]] = field(default_factory=list)
+    accelerator_ok: bool | None = None  # None: no accelerator device to try
+    accelerator_checks: list[dict[str, Any]] = field(default_factory=list)
+    build: dict[str, Any] = field(default_factory=dict)
+    threads: dict[str, Any] = field(default_factory=dict)
+    cuda_build: str | None = None  # the CUDA version the framework was built for, from build info or metadata
+    signal: str | None = None
+    returncode: int | None = None
+    noise_lines: int = 0
+    warnings: list[str] = field(default_factory=list)
+    stderr_tail: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form (one entry of the probe schema's `frameworks`)."""
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> FrameworkProbe:
+        """Inverse of `to_json`."""
+        return cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__})
+
+
+@dataclass
+class ProbeReport:
+    """The whole probe; `to_json` is the `probe` section of the report schema."""
+
+    cpu: CpuInfo
+    memory: MemoryInfo
+    gpus: GpuReport
+    accelerators: dict[str, AcceleratorStatus]
+    software: SoftwareInfo
+    frameworks: dict[str, FrameworkProbe]
+    requirements: list[Requirement]
+    created: str
+    fast: bool
+    identify: bool
+    wall_s: float
+    timings: dict[str, float] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form, schema `fwadvisor.probe/1`."""
+        return {
+            "schema": SCHEMA,
+            "created": self.created,
+            "fast": self.fast,
+            "identify": self.identify,
+            "wall_s": round(self.wall_s, 3),
+            "timings": {k: round(v, 4) for k, v in self.timings.items()},
+            "cpu": self.cpu.to_json(),
+            "memory": self.memory.to_json(),
+            "gpus": self.gpus.to_json(),
+            "accelerators": {k: v.to_json() for k, v in self.accelerators.items()},
+            "software": self.software.to_json(),
+            "frameworks": {k: v.to_json() for k, v in self.frameworks.items()},
+            "requirements": [r.to_json() for r in self.requirements],
+            "notes": list(self.notes),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ProbeReport:
+        """Read a saved probe back; raises `ReportError` when it is not a probe of this schema."""
+        from advisor.errors import ReportError
+
+        if data.get("schema") != SCHEMA:
+            raise ReportError(f"not a probe of schema {SCHEMA} (found {data.get('schema')!r})", field="probe.schema")
+        try:
+            return cls(
+                cpu=CpuInfo.from_json(data["cpu"]),
+                memory=MemoryInfo.from_json(data["memory"]),
+                gpus=GpuReport.from_json(data["gpus"]),
+                accelerators={k: AcceleratorStatus.from_json(v) for k, v in data["accelerators"].items()},
+                software=SoftwareInfo.from_json(data["software"]),
+                frameworks={k: FrameworkProbe.from_json(v) for k, v in data["frameworks"].items()},
+                requirements=[Requirement.from_json(r) for r in data.get("requirements") or []],
+                created=str(data.get("created", "")),
+                fast=bool(data.get("fast")),
+                identify=bool(data.get("identify")),
+                wall_s=float(data.get("wall_s") or 0.0),
+                timings=dict(data.get("timings") or {}),
+                notes=list(data.get("notes") or []),
+            )
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise ReportError(f"malformed probe: {type(exc).__name__}: {exc}", field="probe") from exc
+
+
+def _metadata_cuda(adapter_id: str, version: str | None) -> str | None:
+    """The CUDA build a framework was installed for, from package metadata alone (for --fast)."""
+    if adapter_id == "pytorch":
+        return cuda_from_torch_version(version)
+    if adapter_id == "jax":
+        for major in (13, 12, 11):
+            try:
+                md.version(f"jax-cuda{major}-plugin")
+                return str(major)
+            except md.PackageNotFoundError:
+                continue
+    return None
+
+
+def _cuda_from_build(adapter_id: str, build: Mapping[str, Any]) -> str | None:
+    if adapter_id == "pytorch" and build.get("cuda"):
+        return str(build["cuda"])
+    if adapter_id == "tensorflow" and build.get("is_cuda_build") and build.get("cuda_version"):
+        return str(build["cuda_version"])
+    return None
+
+
+def from_child(adapter: FrameworkAdapter, dist: str, dist_version: str, result: ChildResult) -> FrameworkProbe:
+    """Turn a child's events and ending into a `FrameworkProbe`."""
+    fp = FrameworkProbe(
+        id=adapter.id,
+        installed=True,
+        distribution=dist,
+        version=dist_version,
+        outcome=result.outcome.value,
+        error=result.error,
+        wall_s=round(result.wall_s, 3),
+        signal=result.signal,
+        returncode=result.returncode,
+        noise_lines=len(result.noise),
+    )
+    for ev in result.events:
+        kind = ev.get("event")
+        if kind == "import" and ev.get("ok"):
+            fp.import_s = ev.get("seconds")
+        elif kind == "info":
+            fp.version = ev.get("version") or fp.version
+            fp.build = dict(ev.get("build") or {})
+            fp.threads = dict(ev.get("threads") or {})
+        elif kind == "device":
+            fp.devices.append({k: v for k, v in ev.items() if k != "event"})
+        elif kind == "accelerator":
+            fp.accelerator_checks.append({k: v for k, v in ev.items() if k != "event"})
+        elif kind == "warning":
+            fp.warnings.extend(str(e) for e in ev.get("errors") or [])
+    if fp.accelerator_checks:
+        fp.accelerator_ok = all(bool(c.get("ok")) for c in fp.accelerator_checks)
+    if result.noise:
+        fp.warnings.append(f"{len(result.noise)} stray stdout line(s), e.g. {result.noise[0][:120]!r}")
+    if result.outcome != Outcome.OK:
+        fp.stderr_tail = result.stderr_tail[-1500:] or None
+    fp.cuda_build = _cuda_from_build(adapter.id, fp.build) or _metadata_cuda(adapter.id, dist_version)
+    return fp
+
+
+def _redactions() -> list[tuple[str, str]]:
+    """(text, replacement) pairs that hide the home folder, user name and host name in child messages."""
+    import getpass
+    import os
+    import platform
+
+    pairs: list[tuple[str, str]] = []
+    home = os.path.expanduser("~")
+    if home not in ("", "/", "~"):
+        pairs.append((home, "~"))
+    for value, label in ((_safe(getpass.getuser), "<user>"), (platform.node(), "<host>")):
+        # A one- or two-letter name would blank out ordinary words, and "root" identifies nobody.
+        if value and len(value) >= 3 and value != "root":
+            pairs.append((value, label))
+    return pairs
+
+
+def _safe(fn: Callable[[], str]) -> str | None:
+    try:
+        return fn()
+    except Exception:  # noqa: BLE001 - no user name in some containers
+        return None
+
+
+def redact(fp: FrameworkProbe) -> FrameworkProbe:
+    """Hide paths and names that tracebacks and stderr carry (home folder, user, host); used without --identify."""
+    pairs = _redactions()
+
+    def clean(text: str | None) -> str | None:
+        if text is None:
+            return None
+        for value, label in pairs:
+            text = text.replace(value, label)
+        return text
+
+    fp.error = clean(fp.error)
+    fp.stderr_tail = clean(fp.stderr_tail)
+    fp.warnings = [clean(w) or "" for w in fp.warnings]
+    return fp
+
+
+def probe_framework(
+    adapter: FrameworkAdapter,
+    *,
+    fast: bool = False,
+    timeout: float = 60,
+    on_event: Callable[[ProbeEvent], None] | None = None,
+    cancel: threading.Event | None = None,
+    env: Mapping[str, str] | None = None,
+) -> FrameworkProbe:
+    """Probe one framework: metadata only when `fast` or not installed, else its child script."""
+    emit = on_event or (lambda _e: None)
+    found = adapter.installed()
+    if found is None:
+        return FrameworkProbe(adapter.id, False, None, None, Outcome.MISSING.value, error="not installed")
+    dist, version = found
+    if fast:
+        return FrameworkProbe(
+            adapter.id, True, dist, version, "skipped", error="--fast: not imported",
+            cuda_build=_metadata_cuda(adapter.id, version),
+        )
+    if cancel is not None and cancel.is_set():
+        return FrameworkProbe(adapter.id, True, dist, version, Outcome.CANCELLED.value, error="cancelled")
+    emit(ProbeEvent("framework_start", adapter.id, f"importing {adapter.display_name} {version}"))
+
+    def relay(ev: dict[str, Any]) -> None:
+        what = ev.get("event", "?")
+        emit(ProbeEvent("framework_event", adapter.id, f"{adapter.display_name}: {what}", ev))
+
+    result = run_child(
+        adapter.probe_module, root=adapter.script_root(), timeout=timeout, on_event=relay, cancel=cancel, env=env
+    )
+    fp = from_child(adapter, dist, version, result)
+    emit(ProbeEvent("framework_done", adapter.id, f"{adapter.display_name}: {fp.outcome}", {"outcome": fp.outcome}))
+    return fp
+
+
+def probe_frameworks(
+    adapters: Sequence[FrameworkAdapter],
+    *,
+    fast: bool = False,
+    timeout: float = 60,
+    on_event: Callable[[ProbeEvent], None] | None = None,
+    cancel: threading.Event | None = None,
+    envs: Mapping[str, Mapping[str, str]] | None = None,
+) -> dict[str, FrameworkProbe]:
+    """Probe several frameworks in parallel (one thread and one child each); keyed by adapter id, in input order.
+
+    `envs` adds environment variables to one adapter's child (keyed by adapter id); tests use it to
+    put broken stand-in packages first on a child's path.
+    """
+    envs = envs or {}
+    if not adapters:
+        return {}
+    with ThreadPoolExecutor(max_workers=len(adapters), thread_name_prefix="fwprobe") as pool:
+        futures = {
+            a.id: pool.submit(
+                probe_framework, a, fast=fast, timeout=timeout, on_event=on_event, cancel=cancel, env=envs.get(a.id)
+            )
+            for a in adapters
+        }
+        out: dict[str, FrameworkProbe] = {}
+        for adapter in adapters:
+            try:
+                out[adapter.id] = futures[adapter.id].result()
+            except Exception as exc:  # noqa: BLE001 - e.g. a plugin adapter that cannot find its scripts
+                error = f"probe failed: {type(exc).__name__}: {exc}"
+                out[adapter.id] = FrameworkProbe(adapter.id, True, None, None, Outcome.CRASHED.value, error=error)
+        return out
+
+
+def _select(frameworks: Sequence[str] | None) -> list[FrameworkAdapter]:
+    from advisor.frameworks import adapters, get_adapter
+
+    if frameworks:
+        return [get_adapter(f) for f in dict.fromkeys(frameworks)]
+    return list(adapters().values())
+
+
+def _refine_cuda_order(gpus: GpuReport, frameworks: Mapping[str, FrameworkProbe]) -> None:
+    """Where a framework listed its CUDA devices with PCI bus ids, take CUDA's numbering from it (it is exact)."""
+    for fp in frameworks.values():
+        seen = {
+            normalize_bus_id(d["pci_bus_id"]): d["id"]
+            for d in fp.devices
+            if d.get("kind") == "gpu" and d.get("pci_bus_id") and str(d.get("id", "")).startswith("cuda:")
+        }
+        if not seen:
+            continue
+        for dev in gpus.devices:
+            cuda_id = seen.get(dev.pci_bus_id or "")
+            dev.cuda_index = int(cuda_id.split(":")[1]) if cuda_id else None
+        gpus.cuda_order_basis = f"from {fp.id}'s CUDA device list, matched by PCI bus id"
+        return
+
+
+#: Framework device kinds that confirm an accelerator section (kind -> accelerators key).
+_KIND_TO_ACCELERATOR = {"tpu": "tpu", "mps": "apple_mps", "xpu": "intel_xpu", "npu": "ascend"}
+
+
+def _merge_framework_devices(
+    accelerators: dict[str, AcceleratorStatus], frameworks: Mapping[str, FrameworkProbe]
+) -> None:
+    """A framework that lists a TPU, MPS, XPU or NPU device is the strongest evidence there is: record it."""
+    for fp in frameworks.values():
+        for dev in fp.devices:
+            key = _KIND_TO_ACCELERATOR.get(str(dev.get("kind")))
+            if key is None or key not in accelerators:
+                continue
+            status = accelerators[key]
+            line = f"{fp.id} lists device {dev.get('id')} ({dev.get('name')})"
+            if line in status.evidence:
+                continue
+            status.evidence.append(line)
+            if not status.present:
+                status.present = True
+                status.detail = f"present: {line}"
+            else:
+                status.detail += f"; {line}"
+
+
+def _python_versions(kb: KnowledgeBase | None, fast: bool, notes: list[str]) -> dict[str, list[str]] | None:
+    if kb is None and fast:
+        # Loading and validating the knowledge base costs most of a second, which --fast cannot afford.
+        notes.append("--fast: knowledge base not loaded, so the Python-version checks are undecided")
+        return None
+    if kb is None:
+        try:
+            from advisor.knowledge import load_knowledge
+
+            kb = load_knowledge()
+        except Exception as exc:  # noqa: BLE001 - the probe is still useful without the knowledge base
+            notes.append(f"knowledge base not loaded, requirement checks undecided: {exc}")
+            return None
+    return {fid: list(fw.python_versions) for fid, fw in kb.frameworks.items()}
+
+
+def run_probe(
+    *,
+    fast: bool = False,
+    identify: bool = False,
+    frameworks: Sequence[str] | None = None,
+    timeout: float = 60,
+    on_event: Callable[[ProbeEvent], None] | None = None,
+    cancel: threading.Event | None = None,
+    kb: KnowledgeBase | None = None,
+) -> ProbeReport:
+    """Probe the machine and the frameworks; framework children run while the hardware is read.
+
+    `frameworks` limits the framework probes to these ids (unknown ids raise `UsageError`);
+    `timeout` bounds each child; `cancel` stops the children early (reported as `cancelled`).
+    `kb` supplies the knowledge base for the requirement checks; when None it is loaded, except
+    with `fast`, where the checks that need it are left undecided (loading it costs most of a second).
+    """
+    start = time.perf_counter()
+    emit = on_event or (lambda _e: None)
+    adapters = _select(frameworks)
+    # An event of our own when none is given, so an interrupt (Ctrl-C) can still stop the children.
+    cancel = cancel if cancel is not None else threading.Event()
+    timings: dict[str, float] = {}
+    notes: list[str] = []
+    fw_result: dict[str, FrameworkProbe] = {}
+
+    def run_frameworks() -> None:
+        t = time.perf_counter()
+        fw_result.update(
+            probe_frameworks(adapters, fast=fast, timeout=timeout, on_event=on_event, cancel=cancel)
+        )
+        if not identify:
+            for fp in fw_result.values():
+                redact(fp)
+        timings["frameworks"] = time.perf_counter() - t
+
+    # Children start first: they are the slow part, and the hardware is read while they import.
+    fw_thread = threading.Thread(target=run_frameworks, name="fwprobe-all", daemon=True)
+    fw_thread.start()
+
+    def section(name: str, fn: Callable[[], Any], fallback: Callable[[], Any]) -> Any:
+        emit(ProbeEvent("section", name, f"reading {name}"))
+        t = time.perf_counter()
+        try:
+            value = fn()
+        except Exception as exc:  # noqa: BLE001 - one unreadable section must not cost the whole probe
+            notes.append(f"{name}: the probe failed ({type(exc).__name__}: {exc}); values are unknown")
+            value = fallback()
+        timings[name] = time.perf_counter() - t
+        return value
+
+    try:
+        cpu = section("cpu", probe_cpu, _unknown_cpu)
+        memory = section("memory", probe_memory, lambda: MemoryInfo(None, None, None, None, None))
+        gpus = section(
+            "gpus", lambda: probe_nvidia(identify=identify), lambda: GpuReport("error", "the NVIDIA probe failed")
+        )
+        accelerators = section("accelerators", probe_accelerators, dict)
+        software = section("software", lambda: probe_software(identify=identify), _unknown_software)
+        versions = section("knowledge", lambda: _python_versions(kb, fast, notes), lambda: None)
+        fw_thread.join()
+    except BaseException:
+        cancel.set()  # Ctrl-C or a failure here: kill the children rather than wait for their timeouts
+        fw_thread.join(timeout=10)
+        raise
+    _refine_cuda_order(gpus, fw_result)
+    _merge_framework_devices(accelerators, fw_result)
+    requirements = check_all(
+        {k: v.to_json() for k, v in fw_result.items()}, software.python, versions, gpus.to_json()
+    )
+    if gpus.devices:
+        notes.append("GPU devices are listed in NVML order (PCI bus order); cuda_index is the number CUDA programs use")
+    if fast:
+        notes.append("--fast: frameworks were not imported; versions come from package metadata")
+    return ProbeReport(
+        cpu=cpu,
+        memory=memory,
+        gpus=gpus,
+        accelerators=accelerators,
+        software=software,
+        frameworks=fw_result,
+        requirements=requirements,
+        created=dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat(),
+        fast=fast,
+        identify=identify,
+        wall_s=time.perf_counter() - start,
+        timings=timings,
+        notes=notes,
+    )
+
+
+def _unknown_cpu() -> CpuInfo:
+    import os
+    import platform
+
+    return CpuInfo("unknown", "unknown", platform.machine() or "unknown", None, os.cpu_count(), os.cpu_count() or 1,
+                   None, None, None, None, None, None)
+
+
+def _unknown_software() -> SoftwareInfo:
+    import platform
+
+    return SoftwareInfo("unknown", None, None, platform.python_version(), platform.python_implementation(),
+                        "unknown", None, None, None)
+
+
+def hardware_ids(probe: Mapping[str, Any]) -> list[str]:
+    """Knowledge-base hardware ids present in a probe's JSON (the mapping scoring uses)."""
+    found = ["cpu"]
+    if (probe.get("gpus") or {}).get("devices"):
+        found.append("nvidia_cuda")
+    acc = probe.get("accelerators") or {}
+    for key, hw in (("tpu", "google_tpu"), ("rocm", "amd_rocm"), ("apple_mps", "apple_metal"),
+                    ("intel_xpu", "intel_gpu"), ("ascend", "huawei_ascend")):
+        if (acc.get(key) or {}).get("present"):
+            found.append(hw)
+    return found
+

@@ -1,0 +1,91 @@
+"""Hard constraints, applied before any scoring: a framework that cannot meet one is excluded, with the reason."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from advisor.knowledge.base import KnowledgeBase
+from advisor.knowledge.schema import Constraints
+from advisor.profile import ResolvedProfile
+
+
+@dataclass(frozen=True)
+class Exclusion:
+    """One framework left out of the ranking, and every reason why."""
+
+    framework: str
+    reasons: list[str]
+    kind: str  # "constraint" (cannot meet a hard constraint) or "not_considered" (left out by the profile)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form for the report."""
+        return {"framework": self.framework, "kind": self.kind, "reasons": list(self.reasons)}
+
+
+@dataclass
+class ConstraintResult:
+    """The frameworks still in the running, and those excluded."""
+
+    candidates: list[str] = field(default_factory=list)
+    exclusions: list[Exclusion] = field(default_factory=list)
+
+
+def licence_allowed(licence: str, allowed: Iterable[str]) -> bool:
+    """Whether the framework's own licence (the SPDX expression before any prose) is allowed.
+
+    Text after "(" or ";" is commentary (e.g. the licences of bundled third-party code) and is
+    ignored; "A OR B" needs one allowed id, "A AND B" needs all of them.
+    """
+    ok = {a.strip().lower() for a in allowed}
+    expr = re.split(r"[;(]", licence, maxsplit=1)[0].strip()
+    if re.search(r"\sOR\s", expr, flags=re.IGNORECASE):
+        return any(p.strip().lower() in ok for p in re.split(r"\sOR\s", expr, flags=re.IGNORECASE))
+    return all(p.strip().lower() in ok for p in re.split(r"\sAND\s", expr, flags=re.IGNORECASE))
+
+
+def check_constraints(kb: KnowledgeBase, framework: str, cons: Constraints, who: str) -> list[str]:
+    """Why `framework` fails `cons` (empty when it meets them); `who` names where the constraint came from."""
+    fw = kb.frameworks[framework]
+    reasons: list[str] = []
+    if framework in cons.exclude:
+        reasons.append(f"excluded by {who}")
+    for hw in cons.must_run_on:
+        status = kb.hardware_support(framework, hw)
+        if not status.usable:
+            reasons.append(f"must run on {hw.value} ({who}): {fw.name}'s support is '{status.value}'")
+    for target in cons.must_deploy_to:
+        route = kb.route(framework, target)
+        if route is None:
+            reasons.append(f"must deploy to {target} ({who}): the knowledge base knows no route")
+        elif not route.status.usable:
+            reasons.append(f"must deploy to {target} ({who}): route '{route.route}' is '{route.status.value}'")
+    if cons.licenses:
+        if not licence_allowed(fw.license, cons.licenses):
+            own = re.split(r"[;(]", fw.license, maxsplit=1)[0].strip()
+            reasons.append(f"licence {own} is not among the allowed ({who}): {', '.join(cons.licenses)}")
+    return reasons
+
+
+def apply_constraints(
+    kb: KnowledgeBase, resolved: ResolvedProfile, frameworks: Iterable[str] | None = None
+) -> ConstraintResult:
+    """Split the knowledge base's frameworks into candidates and exclusions (profile + overlay policies)."""
+    considered = set(resolved.frameworks)
+    out = ConstraintResult()
+    for fid in frameworks if frameworks is not None else kb.frameworks:
+        if fid not in considered:
+            out.exclusions.append(
+                Exclusion(fid, ["not in the profile's list of frameworks to consider"], "not_considered")
+            )
+            continue
+        reasons = check_constraints(kb, fid, resolved.constraints, "profile")
+        for pid in resolved.policies:
+            reasons += check_constraints(kb, fid, kb.policies[pid].constraints, f"policy {pid!r}")
+        if reasons:
+            out.exclusions.append(Exclusion(fid, reasons, "constraint"))
+        else:
+            out.candidates.append(fid)
+    return out

@@ -1,0 +1,333 @@
+"""Measured evidence from this machine, turned into 0-5 criterion scores that blend with the knowledge base.
+
+Three kinds, chosen per criterion by `Criterion.evidence` in `criteria.yaml`:
+
+* **benchmark**: each framework's throughput relative to the best framework on the same device and
+  benchmark (geometric mean of ratios over the benchmarks they share; Fleming & Wallace 1986), mapped
+  to 0-5 by `5 * sqrt(ratio)` and blended with the knowledge score with weight `BENCH_WEIGHT` scaled
+  by how many benchmarks were shared.
+* **hardware**: for each accelerator the probe found or the profile requires (`must_run_on`), the
+  framework's support status (5 when the framework's own probe used the device here), averaged and
+  blended with weight `HARDWARE_WEIGHT`. A CPU alone adds no evidence: every framework runs on a CPU.
+* **migration**: replaces the knowledge score with the migration matrix entry for the team's
+  current framework(s), scaled by the codebase size and eased by the team's experience.
+
+All inputs are the probe and bench JSON shapes (dicts), so saved reports can be re-scored.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from advisor.knowledge.base import KnowledgeBase
+from advisor.knowledge.schema import Cost, Hardware, Support
+from advisor.profile import CodebaseSize, Experience, Profile, experience_of
+
+#: Weight of the benchmark figure in the performance score when at least `BENCH_FULL_AT` benchmarks are shared.
+BENCH_WEIGHT = 0.4
+BENCH_FULL_AT = 3
+#: Ratios to the best framework below this are clipped (and warned about): a 10x gap between mature frameworks
+#: on the same operation and device says more about the measurement (thread contention, a warm-up caught in the
+#: timing) than about the framework, and one such figure must not dominate the geometric mean.
+RATIO_FLOOR = 0.1
+#: Weight of the probe's hardware finding in the hardware-fit score.
+HARDWARE_WEIGHT = 0.5
+#: A measurement whose interquartile range exceeds this fraction of its median is flagged as noisy.
+SPREAD_LIMIT = 0.10
+#: A measurement whose interquartile range exceeds half its median is left out of the comparison.
+UNUSABLE_SPREAD = 0.50
+
+#: Support status as a 0-5 figure (a usable third-party route is worth more than a first-party preview).
+SUPPORT_VALUE: dict[Support, float] = {
+    Support.SUPPORTED: 5.0,
+    Support.COMMUNITY: 3.5,
+    Support.PREVIEW: 3.0,
+    Support.DEPRECATED: 1.5,
+    Support.UNKNOWN: 2.5,
+    Support.NONE: 0.0,
+}
+#: Migration cost as a 0-5 score for a medium codebase.
+COST_SCORE: dict[Cost, float] = {Cost.LOW: 4.0, Cost.MEDIUM: 3.0, Cost.HIGH: 2.0, Cost.VERY_HIGH: 1.0}
+#: How much of the cost (distance below 5) a codebase of each size carries.
+SIZE_FACTOR: dict[CodebaseSize, float] = {
+    CodebaseSize.NONE: 0.0,
+    CodebaseSize.SMALL: 0.5,
+    CodebaseSize.MEDIUM: 1.0,
+    CodebaseSize.LARGE: 1.25,
+}
+#: Share of the remaining cost that falls away when the team already knows the target framework.
+EXPERIENCE_RELIEF: dict[Experience, float] = {
+    Experience.NONE: 0.0,
+    Experience.BEGINNER: 0.1,
+    Experience.INTERMEDIATE: 0.25,
+    Experience.EXPERT: 0.5,
+}
+
+#: Probe accelerator keys and the hardware ids they mean (contract in notes/contracts.md).
+_ACCEL_KEYS = {
+    "tpu": Hardware.GOOGLE_TPU,
+    "rocm": Hardware.AMD_ROCM,
+    "apple_mps": Hardware.APPLE_METAL,
+    "intel_xpu": Hardware.INTEL_GPU,
+    "ascend": Hardware.HUAWEI_ASCEND,
+}
+#: Device kinds a framework's probe reports, and the hardware they run on.
+_DEVICE_HW = {
+    "gpu": (Hardware.NVIDIA_CUDA, Hardware.AMD_ROCM),
+    "tpu": (Hardware.GOOGLE_TPU,),
+    "mps": (Hardware.APPLE_METAL,),
+    "xpu": (Hardware.INTEL_GPU,),
+    "npu": (Hardware.HUAWEI_ASCEND,),
+}
+
+
+@dataclass
+class Measured:
+    """A measured 0-5 figure for one criterion, how much it counts, and what it was computed from."""
+
+    score: float | None  # None: no measured figure (knowledge only)
+    weight: float  # share of the blended score that comes from `score` (0 when score is None)
+    summary: str
+    figures: list[dict[str, Any]] = field(default_factory=list)
+
+
+def present_hardware(probe: dict[str, Any] | None) -> dict[Hardware, str]:
+    """Hardware the probe found (always the CPU), with a short description of each."""
+    if not probe:
+        return {}
+    found: dict[Hardware, str] = {Hardware.CPU: str((probe.get("cpu") or {}).get("model") or "CPU")}
+    gpus = probe.get("gpus") or {}
+    devices = gpus.get("devices") or []
+    if devices:
+        names = sorted({str(d.get("name", "GPU")) for d in devices})
+        found[Hardware.NVIDIA_CUDA] = f"{len(devices)} x " + ", ".join(names)
+    for key, hw in _ACCEL_KEYS.items():
+        entry = (probe.get("accelerators") or {}).get(key) or {}
+        if entry.get("present"):
+            found[hw] = str(entry.get("detail") or key)
+    return found
+
+
+def _framework_uses(probe: dict[str, Any], framework: str) -> set[Hardware]:
+    entry = (probe.get("frameworks") or {}).get(framework) or {}
+    used: set[Hardware] = set()
+    for dev in entry.get("devices") or []:
+        used.update(_DEVICE_HW.get(str(dev.get("kind")), ()))
+    return used
+
+
+def hardware_evidence(
+    kb: KnowledgeBase, framework: str, probe: dict[str, Any] | None, required: Sequence[Hardware] = ()
+) -> Measured:
+    """How well `framework` fits the team's accelerators: those on this machine and those the profile requires.
+
+    `required` is the profile's `must_run_on`: hardware the team will use even if this machine lacks it.
+    """
+    present = present_hardware(probe)
+    targets: dict[Hardware, str] = {hw: f"found here: {d}" for hw, d in present.items() if hw is not Hardware.CPU}
+    for hw in required:
+        if hw is not Hardware.CPU:
+            targets.setdefault(hw, "required by the profile")
+    if not targets:
+        why = "no probe" if not probe else "no accelerator found here; every framework runs on the CPU"
+        return Measured(None, 0.0, f"{why}: knowledge only")
+    used = _framework_uses(probe, framework) if probe else set()
+    values, figures = [], []
+    for hw, detail in targets.items():
+        status = kb.hardware_support(framework, hw)
+        verified = hw in used
+        value = 5.0 if verified else SUPPORT_VALUE[status]
+        values.append(value)
+        figures.append(
+            {"hardware": hw.value, "detail": detail, "status": status.value, "verified_here": verified, "value": value}
+        )
+    score = sum(values) / len(values)
+    parts = ", ".join(f"{f['hardware']}: {f['status']}{' (used here)' if f['verified_here'] else ''}" for f in figures)
+    return Measured(score, HARDWARE_WEIGHT, f"team hardware: {parts}", figures)
+
+
+#: Criteria whose knowledge score describes a framework on its first-class hardware; on the team's hardware
+#: they are capped by the support of the route there (see `hardware_cap`).
+HARDWARE_BOUND = ("performance", "distributed_scale")
+
+
+def hardware_cap(
+    kb: KnowledgeBase, framework: str, probe: dict[str, Any] | None, required: Sequence[Hardware] = ()
+) -> tuple[float | None, str]:
+    """The most a hardware-bound score can be on the team's accelerators, and why (None: no cap).
+
+    A framework that reaches the team's accelerator only through a preview, community or deprecated
+    route cannot be assumed to perform or scale there as it does on its first-class hardware, so
+    such scores are capped at the route's support value (averaged over the team's accelerators).
+    """
+    found = hardware_evidence(kb, framework, probe, required)
+    if found.score is None or found.score >= 5.0:
+        return None, ""
+    routes = ", ".join(f"{f['hardware']} {f['status']}" for f in found.figures if f["value"] < 5.0)
+    return found.score, f"capped at {found.score:.2f}: reaches the team's hardware through {routes}"
+
+
+def _group_key(r: dict[str, Any]) -> tuple[str, str, str]:
+    # The variant names the workload (size, dtype, eager/compiled); params also carry framework-specific
+    # details (jit flags, optimizer spelling, cache hits) that must not split a comparison.
+    return (str(r.get("device")), str(r.get("benchmark")), str(r.get("variant")))
+
+
+def _spread(r: dict[str, Any]) -> float | None:
+    med, iqr = r.get("median_s"), r.get("iqr_s")
+    if isinstance(med, int | float) and isinstance(iqr, int | float) and med > 0:
+        return float(iqr) / float(med)
+    return None
+
+
+def _usable(r: dict[str, Any]) -> bool:
+    value = r.get("value")
+    if r.get("benchmark") == "agreement":  # numerical agreement is a correctness check, not speed
+        return False
+    spread = _spread(r)
+    if spread is not None and spread > UNUSABLE_SPREAD:  # the figure says little; leave it out of the ratio
+        return False
+    return isinstance(value, int | float) and math.isfinite(value) and value > 0
+
+
+def benchmark_ratios(
+    bench: dict[str, Any] | None, frameworks: Collection[str] | None = None
+) -> dict[str, list[dict[str, Any]]]:
+    """Per framework: each shared benchmark's ratio to the best framework on the same device (1 = best).
+
+    Only `frameworks` (the knowledge base's) take part: the bench's NumPy baseline is context, not a candidate.
+    """
+    groups: dict[tuple[str, str, str], dict[str, dict[str, Any]]] = {}
+    for r in (bench or {}).get("results") or []:
+        if not _usable(r) or (frameworks is not None and r.get("framework") not in frameworks):
+            continue
+        better = bool(r.get("higher_is_better", r.get("metric") == "throughput"))
+        slot = groups.setdefault(_group_key(r), {})
+        fid = str(r.get("framework"))
+        old = slot.get(fid)
+        if old is None or (r["value"] > old["value"]) == better:
+            slot[fid] = r
+    out: dict[str, list[dict[str, Any]]] = {}
+    for (device, benchmark, variant), by_fw in groups.items():
+        if len(by_fw) < 2:
+            continue  # nothing to compare against on this device
+        better = bool(next(iter(by_fw.values())).get("higher_is_better", True))
+        best = max(r["value"] for r in by_fw.values()) if better else min(r["value"] for r in by_fw.values())
+        for fid, r in by_fw.items():
+            ratio = r["value"] / best if better else best / r["value"]
+            out.setdefault(fid, []).append(
+                {
+                    "device": device,
+                    "benchmark": benchmark,
+                    "variant": variant,
+                    "value": r["value"],
+                    "unit": r.get("unit"),
+                    "higher_is_better": better,
+                    "ratio_to_best": ratio,
+                    "ratio_used": max(ratio, RATIO_FLOOR),
+                }
+            )
+    return out
+
+
+def performance_evidence(
+    framework: str, ratios: dict[str, list[dict[str, Any]]], bench: dict[str, Any] | None
+) -> Measured:
+    """The benchmark figure for `framework`: 5 * sqrt(geometric mean of ratios to the best)."""
+    if not bench:
+        return Measured(None, 0.0, "no benchmarks run: knowledge only")
+    rows = ratios.get(framework) or []
+    if not rows:
+        ran = any(r.get("framework") == framework for r in bench.get("results") or [])
+        why = "no benchmark shared with another framework" if ran else "not measured here"
+        return Measured(None, 0.0, f"{why}: knowledge only")
+    geo = math.exp(math.fsum(math.log(r["ratio_used"]) for r in rows) / len(rows))
+    weight = BENCH_WEIGHT * min(1.0, len(rows) / BENCH_FULL_AT)
+    summary = f"{len(rows)} benchmark(s) shared; geometric mean {geo:.2f} of the best framework's throughput"
+    return Measured(5.0 * math.sqrt(geo), weight, summary, rows)
+
+
+def migration_evidence(kb: KnowledgeBase, framework: str, profile: Profile) -> tuple[Measured, list[str]]:
+    """Migration cost from the team's current framework(s) to `framework`, as a 0-5 score (5 = none)."""
+    notes: list[str] = []
+    current = list(profile.team.current)
+    size = profile.codebase.effective_size()
+    relief = EXPERIENCE_RELIEF[experience_of(profile, framework)]
+    if framework in current:
+        return Measured(
+            5.0, 1.0, "the team already uses it: no migration", [{"from": framework, "to": framework}]
+        ), notes
+    if not current:
+        return Measured(None, 0.0, "no current framework in the profile (greenfield): knowledge only"), notes
+    figures, scores = [], []
+    for src in current:
+        entry = kb.migrations.get((src, framework))
+        if entry is None:
+            notes.append(f"no migration entry {src} -> {framework} in the knowledge base")
+            continue
+        base = COST_SCORE[entry.cost]
+        scaled = 5.0 - (5.0 - base) * SIZE_FACTOR[size]
+        eased = scaled + (5.0 - scaled) * relief
+        value = min(5.0, max(0.0, eased))
+        scores.append(value)
+        figures.append(
+            {
+                "from": src,
+                "to": framework,
+                "cost": entry.cost.value,
+                "codebase": size.value,
+                "experience": experience_of(profile, framework).value,
+                "value": value,
+            }
+        )
+    if not scores:
+        return Measured(None, 0.0, "no migration entry for the team's framework(s): knowledge only"), notes
+    score = sum(scores) / len(scores)
+    summary = "; ".join(f"{f['from']} -> {f['to']}: {f['cost']} cost, {f['codebase']} codebase" for f in figures)
+    return Measured(score, 1.0, summary, figures), notes
+
+
+def implausible_gaps(ratios: dict[str, list[dict[str, Any]]]) -> list[tuple[str, str]]:
+    """(framework, message) for ratios below `RATIO_FLOOR`, which were clipped before scoring."""
+    out = []
+    for fid, rows in ratios.items():
+        low = [r for r in rows if r["ratio_to_best"] < RATIO_FLOOR]
+        if low:
+            items = ", ".join(f"{r['benchmark']}/{r['variant']} at {100 * r['ratio_to_best']:.1f}%" for r in low)
+            out.append(
+                (
+                    fid,
+                    f"{fid}: implausibly far behind the best framework ({items} of its throughput); "
+                    f"counted as {100 * RATIO_FLOOR:.0f}% - check the measurement (other load, thread settings)",
+                )
+            )
+    return out
+
+
+def spread_warnings(bench: dict[str, Any] | None) -> list[tuple[str, str]]:
+    """(framework, message) per framework whose measurements cannot all be trusted (pyperf-style checks)."""
+    noisy: dict[str, list[str]] = {}
+    total: dict[str, int] = {}
+    for r in (bench or {}).get("results") or []:
+        if r.get("benchmark") == "agreement":
+            continue
+        fid = str(r.get("framework"))
+        total[fid] = total.get(fid, 0) + 1
+        spread = _spread(r)
+        label = f"{r.get('benchmark')}/{r.get('variant')}"
+        if spread is not None and spread > SPREAD_LIMIT:
+            dropped = " (left out)" if spread > UNUSABLE_SPREAD else ""
+            noisy.setdefault(fid, []).append(f"{label} {100 * spread:.0f}%{dropped}")
+        elif r.get("warnings"):
+            noisy.setdefault(fid, []).append(f"{label}: {r['warnings'][0]}")
+    return [
+        (
+            fid,
+            f"{fid}: {len(items)} of {total[fid]} measurements have a wide spread (IQR/median) or too few "
+            f"samples: {', '.join(items)}; close other programs or use a longer preset",
+        )
+        for fid, items in noisy.items()
+    ]

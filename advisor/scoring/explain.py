@@ -1,0 +1,104 @@
+"""Explanations: every total is the sum of per-criterion contributions, each with its rationale, sources and figures.
+
+Exactness: each contribution `w_j * s_j` is rounded onto a binary grid of 2**-40 (an error below
+1e-12). Sums of a few hundred such numbers below 8 are exact in IEEE double precision, so the
+contributions add up to the total *exactly*, in any order and with any summation routine
+(left-to-right, `math.fsum`, Python 3.12's compensated `sum`, NumPy's pairwise sum).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from advisor.scoring.evidence import Measured
+
+#: Contributions are multiples of this power of two (see the module docstring).
+GRID = 2.0**-40
+
+
+def on_grid(value: float) -> float:
+    """`value` rounded to the nearest multiple of `GRID` (exact in binary floating point)."""
+    return round(value / GRID) * GRID
+
+
+def blend(knowledge: float, measured: Measured) -> float:
+    """(1 - w) * knowledge + w * measured, or the knowledge score when nothing was measured."""
+    if measured.score is None or measured.weight <= 0:
+        return knowledge
+    return (1.0 - measured.weight) * knowledge + measured.weight * measured.score
+
+
+@dataclass
+class Contribution:
+    """One criterion's part of a framework's total."""
+
+    criterion: str
+    name: str
+    weight: float  # normalised weight (all weights sum to 1)
+    score: float  # the 0-5 score used: knowledge blended with measurement
+    knowledge_score: float
+    measured_score: float | None
+    evidence_weight: float  # share of `score` that comes from `measured_score`
+    contribution: float  # weight * score, on the exact grid
+    rationale: str
+    sources: list[str]
+    as_of: str
+    evidence: str  # what was measured, or why nothing was
+    figures: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form for the report."""
+        return dict(self.__dict__)
+
+
+@dataclass
+class Breakdown:
+    """A framework's total and where it comes from."""
+
+    framework: str
+    name: str
+    total: float
+    contributions: list[Contribution]
+    status: str  # "measured here", "installed, not benchmarked", "not installed here", "not measured here"
+    installed: bool | None
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form for the report."""
+        return {
+            "framework": self.framework,
+            "name": self.name,
+            "total": self.total,
+            "status": self.status,
+            "installed": self.installed,
+            "notes": list(self.notes),
+            "contributions": [c.to_json() for c in self.contributions],
+        }
+
+
+def total_of(contributions: Sequence[float]) -> float:
+    """The total of grid-aligned contributions (exact, so the summation order does not matter)."""
+    return math.fsum(contributions)
+
+
+def display_parts(parts: Sequence[float], digits: int = 2) -> tuple[list[float], float]:
+    """Round `parts` for display so that the rounded parts add up to the rounded total (largest remainder).
+
+    Hamilton's method: round every part down, then give the remaining units to the parts with the
+    largest remainders. Returns (rounded parts, rounded total).
+    """
+    scale = 10**digits
+    total_units = round(math.fsum(parts) * scale)
+    floors = [math.floor(p * scale) for p in parts]
+    rest = total_units - sum(floors)
+    order = sorted(range(len(parts)), key=lambda i: -(parts[i] * scale - floors[i]))
+    if rest >= 0:
+        for i in order[:rest]:
+            floors[i] += 1
+    else:  # only reachable through negative parts, which scores never have; keep the sum right anyway
+        for i in order[::-1][:-rest]:
+            floors[i] -= 1
+    return [f / scale for f in floors], total_units / scale

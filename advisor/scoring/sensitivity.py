@@ -1,0 +1,202 @@
+"""How stable the ranking is: exact single-weight thresholds and Monte-Carlo weight perturbation.
+
+* Thresholds (one-at-a-time sensitivity, Triantaphyllou & Sánchez 1997, "A sensitivity analysis
+  approach for some deterministic multi-criteria decision-making methods", Decision Sciences 28(1)):
+  with normalised weights w and scores x, changing w_k by d and renormalising gives
+  S_i(d) = (A_i + d x_ik) / (1 + d), where A_i = sum_j w_j x_ij. The winner w and a rival i swap when
+  d (x_ik - x_wk) = A_w - A_i: a linear equation, solved exactly for every criterion and rival.
+* Monte Carlo (Butler, Jia & Dyer 1997, "Simulation techniques for the sensitivity analysis of
+  multi-criteria decision models", EJOR 103): every weight is multiplied by an independent factor
+  drawn uniformly from [1 - spread, 1 + spread], weights renormalised, the ranking recomputed; a
+  seeded NumPy generator makes the result reproducible.
+* A statistical tie is declared when a rival wins at least `TIE_SHARE` of the perturbed draws, or
+  when the winner's lead is below `TIE_GAP` (a tenth of a point on the 0-5 scale: less than a
+  half-point knowledge step on a criterion weighted 20%, i.e. within the knowledge base's resolution).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from advisor.scoring.mcda import normalize_weights
+
+TIE_SHARE = 0.20
+TIE_GAP = 0.10
+CLEAR_SHARE = 0.90
+DEFAULT_DRAWS = 2000
+DEFAULT_SPREAD = 0.20
+
+
+@dataclass
+class Threshold:
+    """The smallest change of one criterion's weight that changes the winner."""
+
+    criterion: str
+    current_weight: float  # normalised share now
+    threshold_weight: float  # normalised share at which the winner ties with `new_winner`
+    change: float  # threshold_weight - current_weight (share points, signed)
+    raw_factor: float | None  # multiply this criterion's raw weight by this (None: from zero)
+    new_winner: str
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form for the report."""
+        return dict(self.__dict__)
+
+
+@dataclass
+class Sensitivity:
+    """Threshold and Monte-Carlo results, and the verdict on the winner."""
+
+    winner: str
+    runner_up: str | None
+    gap: float
+    thresholds: list[Threshold]  # one per criterion that can change the winner, smallest change first
+    no_threshold: list[str]  # criteria whose weight alone cannot change the winner
+    draws: int
+    spread: float
+    seed: int
+    win_share: dict[str, float]
+    mean_rank: dict[str, float]
+    gap_quantiles: dict[str, float]  # p5/p50/p95 of winner minus runner-up under perturbation
+    verdict: str  # "clear", "likely", "tie" or "single" (only one candidate)
+    tied_with: list[str] = field(default_factory=list)
+
+    @property
+    def smallest(self) -> Threshold | None:
+        """The smallest single-weight change that changes the winner."""
+        return self.thresholds[0] if self.thresholds else None
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form for the report."""
+        return {
+            "winner": self.winner,
+            "runner_up": self.runner_up,
+            "gap": self.gap,
+            "verdict": self.verdict,
+            "tied_with": list(self.tied_with),
+            "smallest_change": self.smallest.to_json() if self.smallest else None,
+            "thresholds": [t.to_json() for t in self.thresholds],
+            "no_threshold": list(self.no_threshold),
+            "monte_carlo": {
+                "draws": self.draws,
+                "spread": self.spread,
+                "seed": self.seed,
+                "win_share": self.win_share,
+                "mean_rank": self.mean_rank,
+                "gap_quantiles": self.gap_quantiles,
+            },
+            "method": {"tie_share": TIE_SHARE, "tie_gap": TIE_GAP, "clear_share": CLEAR_SHARE},
+        }
+
+
+def weight_thresholds(
+    matrix: NDArray[np.float64],
+    weights: Sequence[float],
+    names: Sequence[str],
+    criteria: Sequence[str],
+    win: int | None = None,
+) -> tuple[list[Threshold], list[str]]:
+    """Exact smallest winner-changing change per criterion (sorted by size), and criteria with none.
+
+    `win` is the index of the current winner (default: the highest weighted sum).
+    """
+    x = np.asarray(matrix, dtype=float)
+    w = normalize_weights(weights)
+    totals = x @ w
+    if win is None:
+        win = int(np.argmax(totals))
+    found: list[Threshold] = []
+    none: list[str] = []
+    for k, cid in enumerate(criteria):
+        best: tuple[float, int] | None = None
+        for i in range(len(names)):
+            if i == win:
+                continue
+            diff = x[i, k] - x[win, k]
+            if abs(diff) < 1e-12:  # no (meaningful) difference on this criterion: its weight cannot matter
+                continue
+            delta = (totals[win] - totals[i]) / diff
+            # Weights stay non-negative and at least one other weight must remain.
+            if delta < -w[k] or 1.0 + delta <= 0:
+                continue
+            if best is None or abs(delta) < abs(best[0]):
+                best = (float(delta), i)
+        if best is None:
+            none.append(cid)
+            continue
+        delta, i = best
+        new = (w[k] + delta) / (1.0 + delta)
+        factor = float((w[k] + delta) / w[k]) if w[k] > 0 else None
+        found.append(Threshold(cid, float(w[k]), float(new), float(new - w[k]), factor, names[i]))
+    found.sort(key=lambda t: abs(t.change))
+    return found, none
+
+
+def monte_carlo(
+    matrix: NDArray[np.float64],
+    weights: Sequence[float],
+    *,
+    draws: int = DEFAULT_DRAWS,
+    spread: float = DEFAULT_SPREAD,
+    seed: int = 0,
+) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+    """Scores (draws x alternatives) and ranks (0 = best) under multiplicative weight noise."""
+    x = np.asarray(matrix, dtype=float)
+    w = normalize_weights(weights)
+    rng = np.random.default_rng(seed)
+    factors = rng.uniform(1.0 - spread, 1.0 + spread, size=(draws, w.size))
+    perturbed = w * factors
+    perturbed /= perturbed.sum(axis=1, keepdims=True)
+    scores = perturbed @ x.T
+    ranks = np.argsort(np.argsort(-scores, axis=1, kind="stable"), axis=1, kind="stable")
+    return scores, ranks
+
+
+def analyse(
+    matrix: NDArray[np.float64],
+    weights: Sequence[float],
+    names: Sequence[str],
+    criteria: Sequence[str],
+    *,
+    draws: int = DEFAULT_DRAWS,
+    spread: float = DEFAULT_SPREAD,
+    seed: int = 0,
+    totals: Sequence[float] | None = None,
+) -> Sensitivity:
+    """Thresholds, Monte-Carlo shares and the verdict for the weighted-sum ranking.
+
+    `totals` are the ranking's own totals (the explained, grid-exact ones), so that both agree on
+    the winner even where two totals differ only in the last bits.
+    """
+    x = np.asarray(matrix, dtype=float)
+    tot = np.asarray(totals, dtype=float) if totals is not None else x @ normalize_weights(weights)
+    order = sorted(range(len(names)), key=lambda i: (-tot[i], i))
+    win = order[0]
+    if len(names) == 1:
+        return Sensitivity(
+            names[0], None, 0.0, [], list(criteria), 0, spread, seed, {names[0]: 1.0}, {names[0]: 1.0}, {}, "single"
+        )
+    second = order[1]
+    gap = float(tot[win] - tot[second])
+    thresholds, none = weight_thresholds(x, weights, names, criteria, win)
+    scores, ranks = monte_carlo(x, weights, draws=draws, spread=spread, seed=seed)
+    winners = np.argmax(scores, axis=1)
+    share = {n: float(np.mean(winners == i)) for i, n in enumerate(names)}
+    mean_rank = {n: float(ranks[:, i].mean() + 1) for i, n in enumerate(names)}
+    gaps = scores[:, win] - scores[:, second]
+    quant = {f"p{q}": float(np.percentile(gaps, q)) for q in (5, 50, 95)}
+    tied = [names[i] for i in order[1:] if share[names[i]] >= TIE_SHARE or tot[win] - tot[i] < TIE_GAP]
+    if tied:
+        verdict = "tie"
+    elif share[names[win]] >= CLEAR_SHARE:
+        verdict = "clear"
+    else:
+        verdict = "likely"
+    return Sensitivity(
+        names[win], names[second], gap, thresholds, none, draws, spread, seed, share, mean_rank, quant, verdict, tied
+    )

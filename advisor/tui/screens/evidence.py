@@ -1,0 +1,310 @@
+"""Step 4: the full probe and the chosen benchmark preset, run in a worker, shown as they arrive."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import (
+    Button,
+    DataTable,
+    Label,
+    ProgressBar,
+    RadioButton,
+    RadioSet,
+    Static,
+    TabbedContent,
+    TabPane,
+)
+from textual.worker import Worker, WorkerState
+
+from advisor.tui import core
+from advisor.tui.data.state import BENCH_PRESETS
+from advisor.tui.messages import EvidenceDone, EvidenceEvent
+from advisor.tui.screens.base import StepScreen
+from advisor.tui.widgets.bars import Bar, BarChart
+from advisor.tui.widgets.body import Body
+
+RESULT_COLUMNS = ("framework", "benchmark", "dev", "value", "%peak", "IQR%")
+NAME_WIDTH = 24  # benchmark + variant, cut so that the table fits 80 columns
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _fmt(value: Any, digits: int = 1) -> str:
+    return f"{value:,.{digits}f}" if isinstance(value, int | float) else "—"
+
+
+class EvidenceScreen(StepScreen):
+    """Run the probe and benchmarks; per-framework progress, live table, bar charts, failures, cancel."""
+
+    step = "evidence"
+    HELP = (
+        "Choose a benchmark preset (quick takes a few seconds per framework) and press `s` to start. "
+        "The full probe runs first, then the benchmarks, each framework in its own child process. "
+        "Results arrive live in the table; the Charts tab shows throughput and % of the CPU's estimated "
+        "peak; failures are listed and never stop the rest. `c` cancels (child processes are killed); "
+        "you can go back at any time and the run goes on."
+    )
+    BINDINGS = [
+        Binding("s", "start", "Start"),
+        Binding("c", "cancel", "Cancel"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.worker: Worker[None] | None = None
+        self.results: list[dict[str, Any]] = []
+        self.failures: list[dict[str, Any]] = []
+        self.frameworks_seen: dict[str, dict[str, Any]] = {}
+        self.benchmarks: tuple[str, ...] = ()
+
+    def body(self) -> ComposeResult:
+        """Preset and buttons, status and progress, then tabs for results, charts and failures."""
+        with Vertical(id="evidence-body"):
+            with Horizontal(id="evidence-controls"):
+                with RadioSet(id="preset", classes="flat inline"):
+                    for preset in BENCH_PRESETS:
+                        yield RadioButton(preset, id=f"preset-{preset}")
+                yield Button("Start", id="start", variant="primary", compact=True)
+                yield Button("Cancel", id="cancel", variant="error", compact=True, disabled=True)
+            yield Static("Not started.", id="evidence-status")
+            yield Body(id="progress")
+            with TabbedContent(id="evidence-tabs"):
+                with TabPane("Results", id="tab-results"):
+                    yield DataTable(id="results", zebra_stripes=True, cursor_type="row")
+                with TabPane("Charts", id="tab-charts"):
+                    with VerticalScroll():
+                        yield BarChart("GEMM throughput", id="chart-throughput")
+                        yield BarChart("GEMM % of estimated peak", id="chart-peak")
+                with TabPane("Failures", id="tab-failures"):
+                    yield Static("none", id="failures")
+
+    def on_mount(self) -> None:
+        """Columns, the preset from the walk, and evidence that is already there (recorded or earlier)."""
+        table = self.query_one("#results", DataTable)
+        for col in RESULT_COLUMNS:
+            table.add_column(col, key=col)
+        self.query_one(f"#preset-{self.advisor.walk.bench_preset}", RadioButton).value = True
+        self.refresh_from_app()
+
+    def refresh_from_app(self) -> None:
+        """Show the evidence the app holds (injected recorded evidence, or an earlier run)."""
+        app = self.advisor
+        if self.worker is not None and self.worker.state in (WorkerState.PENDING, WorkerState.RUNNING):
+            return  # a live run is drawing its own figures
+        if app.probe is not None:
+            self._show_probe(app.probe)
+        if app.bench is not None:
+            self._show_bench(app.bench)
+        if not app.live:
+            self.query_one("#start", Button).disabled = True
+            if app.bench is None and app.probe is None:
+                self._status("Probing and benchmarks are off in this session: not available.")
+            else:
+                self._status("Showing recorded evidence (live runs are off in this session).")
+        elif app.bench is not None or app.probe is not None:
+            self._status(
+                "Showing the evidence measured last time (or from the opened report); press s to measure again."
+            )
+
+    def _status(self, text: str) -> None:
+        self.query_one("#evidence-status", Static).update(text)
+
+    # --- running ---------------------------------------------------------------------------------
+
+    def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
+        """The preset."""
+        self.advisor.walk.bench_preset = (event.pressed.id or "preset-quick")[7:]
+        self.advisor.save()
+
+    def action_start(self) -> None:
+        """Run the full probe then the chosen preset; a new run cancels one in progress."""
+        app = self.advisor
+        if not app.live:
+            self.notify("live runs are off in this session", severity="warning")
+            return
+        self.results.clear()
+        self.failures.clear()
+        self.frameworks_seen.clear()
+        self.query_one("#results", DataTable).clear()
+        self.query_one("#progress", Body).remove_children()
+        self._redraw_charts()
+        self.query_one("#failures", Static).update("none")
+        try:
+            self.benchmarks = core.bench_benchmarks()
+        except core.Unavailable:
+            self.benchmarks = ()
+        preset = app.walk.bench_preset
+        self._status(f"Probing the machine and the installed frameworks, then benchmarks ({preset})…")
+        self.worker = app.run_evidence(self, preset, None)
+        self.query_one("#cancel", Button).disabled = False
+
+    def action_cancel(self) -> None:
+        """Cancel the run: the worker's cancel event reaches the core, which kills its child processes."""
+        if self.worker is not None and self.worker.state in (WorkerState.PENDING, WorkerState.RUNNING):
+            self.worker.cancel()
+            self._status("Cancelling… (child processes are being stopped)")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Mouse: start and cancel."""
+        if event.button.id == "start":
+            self.action_start()
+        elif event.button.id == "cancel":
+            self.action_cancel()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """The run ended (done, cancelled or failed)."""
+        if event.worker is not self.worker:
+            return
+        if event.state == WorkerState.CANCELLED:
+            self._status("Cancelled. Evidence gathered so far is kept; press s to run again.")
+        elif event.state == WorkerState.ERROR:
+            self._status(f"The run failed: {event.worker.error}")
+        if event.state in (WorkerState.CANCELLED, WorkerState.ERROR, WorkerState.SUCCESS):
+            self.query_one("#cancel", Button).disabled = True
+
+    # --- progress --------------------------------------------------------------------------------
+
+    def _progress_row(self, framework: str) -> dict[str, Any]:
+        row = self.frameworks_seen.get(framework)
+        if row is None:
+            bar = ProgressBar(total=None, show_eta=False)
+            label = Label(f"{framework[:12]:<12}", classes="pb-label")
+            note = Label("", classes="pb-note")
+            box = Horizontal(label, bar, note, classes="pb-row")
+            self.query_one("#progress", Body).mount(box)
+            row = {"bar": bar, "note": note, "started": 0}
+            self.frameworks_seen[framework] = row
+        return row
+
+    def on_evidence_event(self, message: EvidenceEvent) -> None:
+        """A progress event from the core: move that framework's bar; add figures and failures as they come."""
+        event = message.event
+        kind = str(event.get("kind") or "")
+        if message.kind == "probe":
+            # ProbeEvent: kind section | framework_start | framework_event | framework_done; name = framework id
+            if kind.startswith("framework"):
+                row = self._progress_row(str(event.get("name")))
+                row["note"].update(f"probe: {event.get('message', '')}")
+            else:
+                self._status(f"Probing: {event.get('message', '')}")
+            return
+        framework = str(event.get("framework") or "?")
+        row = self._progress_row(framework)
+        if kind == "framework_start":
+            row["bar"].update(total=len(self.benchmarks), progress=0)
+            row["note"].update(f"bench: {event.get('message') or 'starting'}")
+        elif kind == "bench_start":
+            row["started"] += 1
+            row["bar"].update(total=len(self.benchmarks), progress=max(row["started"] - 1, 0))
+            row["note"].update(f"bench: {event.get('benchmark')} on {event.get('device') or '?'}")
+        elif kind == "framework_end":
+            row["bar"].update(total=len(self.benchmarks), progress=len(self.benchmarks))
+            row["note"].update("done")
+        elif kind == "note":
+            row["note"].update(str(event.get("message", "")))
+        measurement = event.get("measurement")
+        if kind == "result" and isinstance(measurement, dict):
+            self._add_result(measurement)
+        failure = event.get("failure")
+        if kind == "failure" and isinstance(failure, dict):
+            self._add_failure(failure)
+
+    def on_evidence_done(self, message: Any) -> None:
+        """The probe or bench finished: show its full JSON, or why there is none."""
+        if not isinstance(message, EvidenceDone) or not self.is_mounted:
+            return
+        if message.kind == "probe":
+            if message.data is not None:
+                self._show_probe(message.data)
+                self._status(
+                    "Probe done; benchmarks running…" if self.advisor.walk.bench_preset != "none" else "Probe done."
+                )
+            else:
+                self._status(f"The probe is not available: {message.error}")
+        elif message.kind == "bench":
+            if message.data is not None:
+                self._show_bench(message.data)
+            if message.cancelled:
+                n = len((message.data or {}).get("results") or [])
+                self._status(
+                    f"Cancelled: child processes stopped; the {n} figures measured before are kept. "
+                    "Press s to run again."
+                )
+            elif message.data is not None:
+                wall = message.data.get("wall_s")
+                self._status(f"Benchmarks done in {_fmt(wall)} s. Press n for the results.")
+            else:
+                self._status(f"Benchmarks not available: {message.error}")
+
+    # --- drawing ---------------------------------------------------------------------------------
+
+    def _show_probe(self, probe: dict[str, Any]) -> None:
+        self.failures = [f for f in self.failures if f.get("benchmark") != "probe"]
+        for fid, info in (probe.get("frameworks") or {}).items():
+            outcome = info.get("outcome")
+            if outcome not in (None, "ok", "missing", "skipped"):
+                self._add_failure(
+                    {"framework": fid, "benchmark": "probe", "outcome": outcome, "error": info.get("error")}
+                )
+
+    def _show_bench(self, bench: dict[str, Any]) -> None:
+        self.results.clear()
+        self.query_one("#results", DataTable).clear()
+        for result in bench.get("results") or []:
+            self._add_result(result)
+        self.failures = [f for f in self.failures if f.get("benchmark") == "probe"]
+        for failure in bench.get("failures") or []:
+            self._add_failure(failure)
+
+    def _add_result(self, r: dict[str, Any]) -> None:
+        self.results.append(r)
+        spread = ""
+        median, iqr = r.get("median_s"), r.get("iqr_s")
+        if isinstance(median, int | float) and isinstance(iqr, int | float) and median > 0:
+            spread = f"{iqr / median * 100:.0f}"
+        if r.get("warnings"):
+            spread += "!"  # the core flagged this figure (wide spread, too few samples): see the report
+        self.query_one("#results", DataTable).add_row(
+            str(r.get("framework", "?")),
+            _cut(f"{r.get('benchmark', '?')} {r.get('variant', '')}".strip(), NAME_WIDTH),
+            str(r.get("device", "?")),
+            Text(f"{_fmt(r.get('value'))} {r.get('unit', '')}", justify="right"),
+            Text(_fmt(r.get("pct_of_peak")), justify="right"),
+            Text(spread, justify="right"),
+        )
+        self._redraw_charts()
+
+    def _add_failure(self, f: dict[str, Any]) -> None:
+        self.failures.append(f)
+        lines = [
+            f"[b]{f.get('framework', '?')}[/b] {f.get('benchmark', '')} {f.get('device', '') or ''}: "
+            f"{f.get('outcome', 'failed')} — {f.get('error') or f.get('reason') or 'no detail'}"
+            for f in self.failures
+        ]
+        self.query_one("#failures", Static).update("\n".join(lines) or "none")
+        self.query_one("#evidence-tabs", TabbedContent).get_tab(
+            "tab-failures"
+        ).label = f"Failures ({len(self.failures)})"
+
+    def _redraw_charts(self) -> None:
+        gemm = [r for r in self.results if r.get("benchmark") == "gemm" and isinstance(r.get("value"), int | float)]
+        self.query_one("#chart-throughput", BarChart).set_bars(
+            [
+                Bar(f"{r.get('framework')} {r.get('device')} {r.get('variant', '')}", r["value"], r.get("unit", ""))
+                for r in gemm
+            ]
+        )
+        self.query_one("#chart-peak", BarChart).set_bars(
+            [
+                Bar(f"{r.get('framework')} {r.get('device')} {r.get('variant', '')}", r["pct_of_peak"], "%")
+                for r in gemm
+                if isinstance(r.get("pct_of_peak"), int | float)
+            ]
+        )

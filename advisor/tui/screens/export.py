@@ -1,0 +1,137 @@
+"""Step 7: write the report (JSON, Markdown), the profile and the checklist to files the user names."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.widgets import Button, Checkbox, Input, Label, Static
+
+from advisor.atomic import atomic_write_text
+from advisor.tui import core
+from advisor.tui.screens.base import StepScreen
+from advisor.tui.widgets.body import Body
+
+#: (id, label, default file name)
+EXPORTS: tuple[tuple[str, str, str], ...] = (
+    ("json", "Report (JSON)", "fwadvisor-report.json"),
+    ("markdown", "Report (Markdown)", "fwadvisor-report.md"),
+    ("profile", "Profile (YAML)", "fwadvisor-profile.yaml"),
+    ("checklist", "Checklist (Markdown)", "fwadvisor-checklist.md"),
+)
+
+
+class ExportScreen(StepScreen):
+    """Tick what to write, name the files, export (atomic writes); the headless equivalent is shown."""
+
+    step = "export"
+    HELP = (
+        "Tick the files to write and edit their names (relative paths are from the folder fwadvisor was "
+        "started in). `e` (or the Export button) writes them atomically: an existing file is replaced "
+        "only by the complete new one. The command line below repeats the same run without the app, "
+        "e.g. in CI."
+    )
+    BINDINGS = [Binding("e", "export", "Export")]
+
+    def body(self) -> ComposeResult:
+        """One row per file, the button, the result and the command line."""
+        with Body(id="export-body"):
+            for key, label, default in EXPORTS:
+                with Horizontal(classes="export-row"):
+                    yield Checkbox(label, True, id=f"do-{key}", compact=True)
+                    yield Input(default, id=f"path-{key}", compact=True)
+            yield Button("Export", id="export", variant="primary")
+            yield Static("", id="export-status")
+            yield Label("Headless equivalent", classes="section")
+            yield Static("", id="command", classes="panel")
+
+    def on_screen_resume(self) -> None:
+        """Answers may have changed."""
+        self.refresh_from_app()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """File names appear in the command line."""
+        self.refresh_from_app()
+
+    def _path(self, key: str) -> str:
+        return self.query_one(f"#path-{key}", Input).value.strip()
+
+    def command_line(self) -> str:
+        """The `fwadvisor` commands that produce the same files without the app."""
+        app = self.advisor
+        profile = self._path("profile") or "profile.yaml"
+        report = self._path("json") or "report.json"
+        preset = app.walk.bench_preset
+        bench = ["--no-bench"] if preset == "none" else ["--preset", preset]
+        lines = [shlex.join(["fwadvisor", "report", "--profile", profile, *bench, "-o", report])]
+        if self._path("markdown"):
+            # Re-scores the saved evidence without measuring again; -o FILE.md writes Markdown.
+            lines.append(
+                shlex.join(
+                    ["fwadvisor", "report", "--from-json", report, "--profile", profile, "-o", self._path("markdown")]
+                )
+            )
+        checklist = self._checklist()
+        if checklist is not None and self._path("checklist"):
+            # The core's own regeneration command, on the saved report's machine and answers.
+            cmd = [*shlex.split(checklist.command()), "--report", report, "-o", self._path("checklist")]
+            lines.append(shlex.join(cmd))
+        return "\n".join(lines)
+
+    def _checklist(self) -> Any:
+        from advisor.tui.screens.onboarding import OnboardingScreen
+
+        screen = self.advisor.shown.get("onboarding")
+        return screen.checklist if isinstance(screen, OnboardingScreen) else None
+
+    def refresh_from_app(self) -> None:
+        """Redraw the command line."""
+        self.query_one("#command", Static).update(self.command_line())
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Mouse: export."""
+        if event.button.id == "export":
+            self.action_export()
+
+    def action_export(self) -> None:
+        """Write every ticked file; each one that cannot be produced says why."""
+        app = self.advisor
+        lines: list[str] = []
+        for key, label, _default in EXPORTS:
+            if not self.query_one(f"#do-{key}", Checkbox).value:
+                continue
+            path = self._path(key)
+            if not path:
+                lines.append(f"{label}: no file name")
+                continue
+            try:
+                text = self._text_for(key)
+                written = atomic_write_text(Path(path).expanduser(), text)
+            except Exception as exc:  # noqa: BLE001 - each file fails alone, with its reason
+                lines.append(f"{label}: not written — {exc}")
+                continue
+            lines.append(f"{label}: wrote {written}")
+            if key == "profile":
+                app.settings.last_profile = str(written)
+                app.save()
+        self.query_one("#export-status", Static).update("\n".join(lines) or "nothing ticked")
+
+    def _text_for(self, key: str) -> str:
+        app = self.advisor
+        report = app.report or app.loaded_report
+        if key in ("json", "markdown"):
+            if report is None:
+                raise core.Unavailable("no report yet: visit the Results step first")
+            if key == "json":
+                return core.report_json_text(report)
+            return core.report_markdown(report)
+        if key == "profile":
+            return core.profile_yaml(app.answers())
+        checklist = self._checklist()
+        if checklist is None:
+            raise core.Unavailable("no checklist yet: choose a framework on the Results step")
+        return str(checklist.to_markdown())

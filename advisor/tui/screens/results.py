@@ -1,0 +1,269 @@
+"""Step 5: the ranking, the selected framework's breakdown, exclusions, sensitivity, and a what-if panel."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import DataTable, Static, TabbedContent, TabPane
+
+from advisor.tui.messages import AssessmentReady, WeightChanged
+from advisor.tui.screens.base import StepScreen
+from advisor.tui.screens.priorities import PREVIEW_DRAWS
+from advisor.tui.widgets.body import Body
+from advisor.tui.widgets.ranking import entry_name, entry_score, ranking_entries
+from advisor.tui.widgets.weight_row import WeightRow
+
+
+def sensitivity_sentence(report: dict[str, Any], criteria_names: dict[str, str]) -> str:
+    """One sentence on how stable the winner is, from the report's sensitivity section."""
+    sens = report.get("sensitivity")
+    if not isinstance(sens, dict) or not sens:
+        return "Sensitivity: not available in this report."
+    for key in ("sentence", "summary", "text"):
+        if isinstance(sens.get(key), str):
+            return str(sens[key])
+    parts = []
+    verdict = sens.get("verdict")
+    winner = sens.get("winner")
+    if verdict == "tie":
+        tied = ", ".join(sens.get("tied_with") or [])
+        parts.append(f"{winner} and {tied} are a statistical tie.")
+    elif verdict:
+        share = (sens.get("monte_carlo") or {}).get("win_share", {}).get(winner)
+        share_s = f" (wins {share:.0%} of ±20% weight perturbations)" if isinstance(share, int | float) else ""
+        parts.append(f"{winner} wins; the ranking is {verdict}{share_s}.")
+    smallest = sens.get("smallest_change")
+    if isinstance(smallest, dict):
+        cid = smallest.get("criterion", "?")
+        name = criteria_names.get(cid, cid)
+        now, at = smallest.get("current_weight"), smallest.get("threshold_weight")
+        if isinstance(now, int | float) and isinstance(at, int | float):
+            direction = "drops below" if at < now else "rises above"
+            parts.append(
+                f"The winner changes to {smallest.get('new_winner')} if the {name} weight {direction} "
+                f"{at:.2f} (now {now:.2f})."
+            )
+    elif verdict and verdict != "single":
+        parts.append("No single weight change alone changes the winner.")
+    return " ".join(parts) or "Sensitivity: not available in this report."
+
+
+class ResultsScreen(StepScreen):
+    """Ranking, breakdown with rationale/sources/measured figures, exclusions, sensitivity, what-if."""
+
+    step = "results"
+    HELP = (
+        "The ranking comes from the core's scoring of your answers and the evidence. Move through it with "
+        "the arrow keys; the Breakdown tab explains the highlighted framework criterion by criterion "
+        "(contribution = weight × score, with the knowledge base's rationale, sources and the figures "
+        "measured here). Enter (or `c`) chooses it for onboarding. The What-if tab changes weights "
+        "without touching your answers and re-ranks at once; `r` resets it."
+    )
+    BINDINGS = [
+        Binding("c", "choose", "Choose"),
+        Binding("r", "reset_whatif", "Reset what-if"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.report: dict[str, Any] | None = None
+        self.whatif: dict[str, float] | None = None
+
+    def body(self) -> ComposeResult:
+        """Ranking on top, tabs below."""
+        with Vertical(id="results-body"):
+            yield Static("", id="verdict")
+            yield DataTable(id="ranking", cursor_type="row", zebra_stripes=True)
+            with TabbedContent(id="results-tabs"):
+                with TabPane("Breakdown", id="tab-breakdown"):
+                    with VerticalScroll():
+                        yield Static("", id="breakdown")
+                with TabPane("What-if", id="tab-whatif"):
+                    yield Body(id="whatif")
+                with TabPane("Sensitivity & exclusions", id="tab-sens"):
+                    with VerticalScroll():
+                        yield Static("", id="sensitivity")
+                        yield Static("", id="exclusions")
+                        yield Static("", id="warnings")
+
+    def on_mount(self) -> None:
+        """Columns; then score."""
+        table = self.query_one("#ranking", DataTable)
+        for col in ("#", "framework", "score", "status"):
+            table.add_column(col, key=col)
+
+    def on_screen_resume(self) -> None:
+        """Answers or evidence may have changed: score again."""
+        self.refresh_from_app()
+
+    def refresh_from_app(self) -> None:
+        """Show an opened report, or ask the core to score the walk's answers."""
+        app = self.advisor
+        self._build_whatif()
+        if app.showing_loaded_report() and self.whatif is None and app.loaded_report is not None:
+            self._show(app.loaded_report)
+            app.report = app.loaded_report
+            return
+        self.query_one("#verdict", Static).update("scoring…")
+        app.assess(self, self.whatif)
+
+    def _build_whatif(self) -> None:
+        box = self.query_one("#whatif", Body)
+        box.remove_children()
+        app = self.advisor
+        if app.kb is None:
+            box.mount(Static(self.kb_missing("What-if") or ""))
+            return
+        weights = self.whatif or app.effective_weights()
+        box.mount_all(
+            WeightRow(cid, c.name, c.description, weights.get(cid, 0.0), compact=True)
+            for cid, c in app.kb.criteria.items()
+        )
+
+    def on_weight_changed(self, message: WeightChanged) -> None:
+        """What-if: re-rank at once under the changed weights (the walk's answers are untouched)."""
+        message.stop()
+        base = self.whatif or self.advisor.effective_weights()
+        self.whatif = {**base, message.criterion: message.weight}
+        self.query_one("#verdict", Static).update("re-scoring (what-if)…")
+        self.advisor.assess(self, self.whatif, group="whatif", draws=PREVIEW_DRAWS)
+
+    def action_reset_whatif(self) -> None:
+        """Back to the profile's weights."""
+        self.whatif = None
+        weights = self.advisor.effective_weights()
+        for row in self.query(WeightRow):
+            row.set_weight(weights.get(row.criterion, 0.0))
+        self.refresh_from_app()
+
+    def on_assessment_ready(self, message: AssessmentReady) -> None:
+        """The core's report (or why there is none)."""
+        if message.report is None:
+            self.report = None
+            self.query_one("#verdict", Static).update(self.not_available("Ranking", message.error))
+            self.query_one("#ranking", DataTable).clear()
+            return
+        self.advisor.report = message.report if self.whatif is None else self.advisor.report
+        self._show(message.report)
+
+    def _show(self, report: dict[str, Any]) -> None:
+        self.report = report
+        table = self.query_one("#ranking", DataTable)
+        keep = table.cursor_row
+        table.clear()
+        entries = ranking_entries(report)
+        for i, entry in enumerate(entries, 1):
+            score = entry_score(entry)
+            table.add_row(
+                str(i),
+                str(entry.get("name") or entry_name(entry)),
+                "?" if score is None else f"{score:.3f}",
+                str(entry.get("status", "")),
+                key=entry_name(entry),
+            )
+        if entries:
+            table.move_cursor(row=min(keep, len(entries) - 1))
+        names = {cid: c.name for cid, c in self.advisor.kb.criteria.items()} if self.advisor.kb else {}
+        rec = report.get("recommendation") or {}
+        headline = rec.get("summary") or rec.get("headline") if isinstance(rec, dict) else None
+        prefix = "[b]What-if:[/b] " if self.whatif is not None else ""
+        verdict = (headline or sensitivity_sentence(report, names)) if entries else "No framework qualifies."
+        self.query_one("#verdict", Static).update(prefix + verdict)
+        self.query_one("#sensitivity", Static).update(sensitivity_sentence(report, names))
+        self._show_exclusions(report)
+        self._show_breakdown()
+
+    def _show_exclusions(self, report: dict[str, Any]) -> None:
+        lines = ["[b]Exclusions[/b]"]
+        for ex in report.get("exclusions") or []:
+            reasons = "; ".join(ex.get("reasons") or []) or str(ex.get("reason", ""))
+            lines.append(f"• {ex.get('framework', '?')}: {reasons}")
+        if len(lines) == 1:
+            lines.append("none: every framework meets the hard constraints")
+        self.query_one("#exclusions", Static).update("\n".join(lines))
+        warnings = report.get("warnings") or []
+        self.query_one("#warnings", Static).update(
+            "[b]Warnings[/b]\n" + "\n".join(f"• {w}" for w in warnings) if warnings else ""
+        )
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        """Explain the highlighted framework."""
+        self._show_breakdown()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter: choose it."""
+        self.action_choose()
+
+    def _selected(self) -> dict[str, Any] | None:
+        if self.report is None:
+            return None
+        entries = ranking_entries(self.report)
+        row = self.query_one("#ranking", DataTable).cursor_row
+        return entries[row] if 0 <= row < len(entries) else None
+
+    def _show_breakdown(self) -> None:
+        entry = self._selected()
+        target = self.query_one("#breakdown", Static)
+        if entry is None:
+            target.update("")
+            return
+        contributions = entry.get("contributions") or []
+        table = Table(box=None, padding=(0, 1), expand=True, show_edge=False)
+        table.add_column("criterion", ratio=2, overflow="fold")
+        table.add_column("w", justify="right")
+        table.add_column("score", justify="right")
+        table.add_column("=", justify="right")
+        for c in contributions:
+            table.add_row(
+                str(c.get("name") or c.get("criterion")),
+                f"{c.get('weight', 0):.2f}",
+                f"{c.get('score', 0):.2f}",
+                f"{c.get('contribution', 0):.3f}",
+            )
+        details = Text()
+        for c in contributions:
+            details.append(f"\n{c.get('name') or c.get('criterion')}", style="bold")
+            details.append(f" — knowledge {c.get('knowledge_score', '?')}")
+            if c.get("measured_score") is not None:
+                details.append(f", measured {c['measured_score']:.2f} (share {c.get('evidence_weight', 0):.0%})")
+            details.append(f"\n  {c.get('rationale', '')}")
+            if c.get("evidence"):
+                details.append(f"\n  evidence: {c['evidence']}", style="italic")
+            for fig in c.get("figures") or []:
+                details.append(f"\n  measured: {_figure(fig)}")
+            for src in c.get("sources") or []:
+                details.append(f"\n  source: {src}", style="dim")
+        from rich.console import Group
+
+        score = entry_score(entry)
+        head = Text(
+            f"{entry.get('name') or entry_name(entry)}: {score if score is None else round(score, 3)} "
+            f"({entry.get('status', '')})",
+            style="bold",
+        )
+        notes = Text("\n".join(entry.get("notes") or []), style="italic")
+        target.update(Group(head, notes, table, details))
+
+    def action_choose(self) -> None:
+        """Use the highlighted framework for onboarding and export."""
+        entry = self._selected()
+        if entry is None:
+            return
+        self.advisor.walk.chosen = entry_name(entry)
+        self.advisor.save()
+        self.notify(f"chosen: {entry_name(entry)} — press n for its onboarding checklist")
+
+
+def _figure(fig: Any) -> str:
+    if not isinstance(fig, dict):
+        return str(fig)
+    value = fig.get("value")
+    label = " ".join(str(fig.get(k)) for k in ("benchmark", "variant", "device") if fig.get(k))
+    val = f"{value:,.2f}" if isinstance(value, int | float) else str(value)
+    extra = f" (ratio {fig['ratio']:.2f})" if isinstance(fig.get("ratio"), int | float) else ""
+    return f"{label}: {val} {fig.get('unit', '')}{extra}".strip()

@@ -1,0 +1,107 @@
+"""Step 2: the scenario preset (described from the knowledge base) and the team: frameworks, experience, code."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Label, OptionList, RadioButton, RadioSet, SelectionList, Static
+from textual.widgets.option_list import Option
+
+from advisor.tui.data.state import CODEBASE_SIZES, EXPERIENCE_LEVELS
+from advisor.tui.screens.base import StepScreen
+from advisor.tui.widgets.body import Body
+
+
+class ScenarioScreen(StepScreen):
+    """Pick a scenario; say what the team uses today, how well it knows it, and how much code would move."""
+
+    step = "scenario"
+    HELP = (
+        "A scenario fills in default weights and constraints (you can change them on the next step). "
+        "The team's current frameworks and codebase size set the migration cost. Tab moves between "
+        "lists; Enter or Space chooses."
+    )
+
+    def body(self) -> ComposeResult:
+        """Scenario list and description; team answers."""
+        with Body(id="scenario-body"):
+            yield Label("Scenario", classes="section")
+            with Horizontal(id="scenario-row"):
+                yield OptionList(id="scenarios", classes="flat")
+                yield Static("", id="scenario-desc", classes="panel")
+            yield Label("Frameworks the team uses today", classes="section")
+            yield SelectionList[str](id="current", classes="flat")
+            yield Label("Experience with them", classes="section")
+            with RadioSet(id="experience", classes="flat inline"):
+                for level in EXPERIENCE_LEVELS:
+                    yield RadioButton(level, id=f"exp-{level}")
+            yield Label("Code to migrate (none: a new project)", classes="section")
+            with RadioSet(id="codebase", classes="flat inline"):
+                for size in CODEBASE_SIZES:
+                    yield RadioButton(size, id=f"size-{size}")
+
+    def on_mount(self) -> None:
+        """Fill the lists from the knowledge base and the walk."""
+        self.refresh_from_app()
+
+    def refresh_from_app(self) -> None:
+        """Redraw from the app's state."""
+        app = self.advisor
+        walk = app.walk
+        scenarios = self.query_one("#scenarios", OptionList)
+        scenarios.clear_options()
+        current = self.query_one("#current", SelectionList)
+        current.clear_options()
+        if app.kb is None:
+            self.query_one("#scenario-desc", Static).update(self.kb_missing("Scenarios") or "")
+        else:
+            if not app.kb.scenarios:
+                self.query_one("#scenario-desc", Static).update(
+                    "No scenario presets in the knowledge base: not available. Weights start equal."
+                )
+            for sid, sc in app.kb.scenarios.items():
+                scenarios.add_option(Option(sc.name, id=sid))
+            if app.kb.scenarios:
+                ids = list(app.kb.scenarios)
+                index = ids.index(walk.scenario) if walk.scenario in ids else 0
+                scenarios.highlighted = index
+                self._describe(ids[index])
+            for fid, fw in app.kb.frameworks.items():
+                current.add_option((fw.name, fid, fid in walk.current_frameworks))
+        self.query_one(f"#exp-{walk.experience}", RadioButton).value = True
+        self.query_one(f"#size-{walk.codebase_size}", RadioButton).value = True
+
+    def _describe(self, sid: str | None) -> None:
+        kb = self.advisor.kb
+        if kb is None or sid not in kb.scenarios:
+            return
+        sc = kb.scenarios[sid]
+        chosen = " (chosen)" if sid == self.advisor.walk.scenario else " (Enter to choose)"
+        self.query_one("#scenario-desc", Static).update(f"[b]{sc.name}[/b]{chosen}\n{sc.description}")
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """Describe the highlighted scenario."""
+        self._describe(event.option.id)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Choose the scenario: its weights become the starting point."""
+        walk = self.advisor.walk
+        if walk.scenario != event.option.id:
+            walk.scenario = event.option.id
+            walk.weights = {}  # the preset's weights apply until the user changes one
+            self.advisor.save()
+        self._describe(event.option.id)
+
+    def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged[str]) -> None:
+        """The team's current frameworks."""
+        self.advisor.walk.current_frameworks = list(event.selection_list.selected)
+        self.advisor.save()
+
+    def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
+        """Experience or codebase size."""
+        pressed = event.pressed.id or ""
+        if pressed.startswith("exp-"):
+            self.advisor.walk.experience = pressed[4:]
+        elif pressed.startswith("size-"):
+            self.advisor.walk.codebase_size = pressed[5:]
+        self.advisor.save()

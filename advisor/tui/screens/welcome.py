@@ -1,0 +1,108 @@
+"""Step 1: what the tool does, the machine at a glance, and where to start from."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Button, Input, Static
+
+from advisor.tui import core
+from advisor.tui.screens.base import StepScreen
+from advisor.tui.widgets.body import Body
+from advisor.tui.widgets.machine import machine_table
+
+INTRO = (
+    "fwadvisor helps your team choose a deep-learning framework from evidence: a knowledge base of "
+    "verified facts, a probe of this machine, and benchmarks run here through each installed framework. "
+    "Walk the steps with [b]n[/b] (next) and [b]b[/b] (back); [b]?[/b] shows every key."
+)
+
+
+class WelcomeScreen(StepScreen):
+    """Intro, machine summary (fast probe), and start fresh / resume / load a profile / open a report."""
+
+    step = "welcome"
+    HELP = (
+        "Start fresh or resume where you stopped. A saved profile (YAML) fills in your answers; a saved "
+        "report (JSON, from `fwadvisor report --json`) is shown on the Results step without re-measuring."
+    )
+
+    def body(self) -> ComposeResult:
+        """Intro, machine, the choices."""
+        with Body(id="welcome-body"):
+            yield Static(INTRO, id="intro")
+            yield Static("Machine at a glance: probing…", id="machine", classes="panel")
+            with Horizontal(classes="buttons"):
+                yield Button("Start fresh", id="fresh", variant="primary")
+                yield Button("Resume", id="resume")
+            with Horizontal(classes="path-row"):
+                yield Input(placeholder="profile.yaml to load", id="profile-path", compact=True)
+                yield Button("Load profile", id="load-profile", compact=True)
+            with Horizontal(classes="path-row"):
+                yield Input(placeholder="report.json to open", id="report-path", compact=True)
+                yield Button("Open report", id="open-report", compact=True)
+            yield Static("", id="welcome-status")
+
+    def on_screen_resume(self) -> None:
+        """Shown again: evidence may have arrived meanwhile."""
+        self.refresh_from_app()
+
+    def refresh_from_app(self) -> None:
+        """Redraw from the app's state."""
+        app = self.advisor
+        machine = self.query_one("#machine", Static)
+        probe = app.probe or app.probe_fast
+        if probe is not None:
+            machine.update(machine_table(probe))
+        elif app.probe_fast_error:
+            machine.update(self.not_available("Machine summary", app.probe_fast_error))
+        elif not app.live:
+            machine.update("Machine summary: not available (probing is off in this session)")
+        self.query_one("#resume", Button).disabled = app.walk.step == "welcome" and not app.walk.scenario
+        if app.settings.last_profile and not self.query_one("#profile-path", Input).value:
+            self.query_one("#profile-path", Input).value = app.settings.last_profile
+
+    def on_evidence_done(self, message: Any) -> None:
+        """The fast probe finished."""
+        if message.kind in ("fast-probe", "probe") and self.is_mounted:
+            self.refresh_from_app()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """The four choices."""
+        app = self.advisor
+        status = self.query_one("#welcome-status", Static)
+        if event.button.id == "fresh":
+            app.action_start_fresh()
+        elif event.button.id == "resume":
+            app.goto(app.walk.step if app.walk.step != "welcome" else "scenario")
+        elif event.button.id == "load-profile":
+            path = self.query_one("#profile-path", Input).value.strip()
+            try:
+                answers = core.load_profile_answers(path)
+            except Exception as exc:  # noqa: BLE001 - a bad profile is one line on screen
+                status.update(f"[b]Could not load the profile:[/b] {exc}")
+                return
+            app.set_answers(answers)
+            app.settings.last_profile = path
+            app.save()
+            status.update(f"Loaded {path}.")
+            app.goto("scenario")
+        elif event.button.id == "open-report":
+            path = self.query_one("#report-path", Input).value.strip()
+            try:
+                report = core.load_report(path)
+            except Exception as exc:  # noqa: BLE001 - a bad report is one line on screen
+                status.update(f"[b]Could not open the report:[/b] {exc}")
+                return
+            app.open_report(report)
+            app.goto("results")
+
+    def action_focus_profile(self) -> None:
+        """Palette: jump to the profile path."""
+        self.query_one("#profile-path", Input).focus()
+
+    def action_focus_report(self) -> None:
+        """Palette: jump to the report path."""
+        self.query_one("#report-path", Input).focus()

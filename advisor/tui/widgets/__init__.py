@@ -1,0 +1,1 @@
+"""Presentation-only widgets: they show what they are given and post messages; no advice logic."""

@@ -1,0 +1,86 @@
+"""How long `fwadvisor probe` takes: --fast, the full probe, each framework alone, and torch's collect_env.
+
+Run: `python benchmarks/probe_speed.py [--runs N] [--fast-runs N]`. Every figure is the wall time
+of a fresh subprocess (interpreter start included), median of N runs, with min and max.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def fwadvisor() -> list[str]:
+    """The installed console script beside this interpreter, else `python -m advisor`."""
+    script = Path(sys.executable).parent / "fwadvisor"
+    if script.exists():
+        return [str(script)]
+    found = shutil.which("fwadvisor")
+    return [found] if found else [sys.executable, "-m", "advisor"]
+
+
+def time_runs(cmd: list[str], runs: int) -> tuple[list[float], str]:
+    """Wall times of `runs` fresh runs of `cmd`, and the last run's stdout."""
+    times: list[float] = []
+    out = ""
+    env = dict(os.environ)
+    for _ in range(runs):
+        start = time.perf_counter()
+        proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env=env, check=False)
+        times.append(time.perf_counter() - start)
+        if proc.returncode != 0:
+            print(f"  ! {' '.join(cmd)} exited {proc.returncode}: {proc.stderr.strip()[-300:]}", file=sys.stderr)
+        out = proc.stdout
+    return times, out
+
+
+def show(label: str, times: list[float]) -> None:
+    """One line: median, min, max."""
+    print(f"{label:<48} median {statistics.median(times):7.3f} s   min {min(times):7.3f}   max {max(times):7.3f}"
+          f"   (n={len(times)})")
+
+
+def main() -> None:
+    """Measure and print."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=3, help="runs of each slow command (default 3)")
+    parser.add_argument("--fast-runs", type=int, default=9, help="runs of --fast (default 9)")
+    args = parser.parse_args()
+    base = fwadvisor()
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, command: {' '.join(base)}")
+    times, out = time_runs([*base, "probe", "--fast", "--json"], args.fast_runs)
+    show("fwadvisor probe --fast --json", times)
+    internal = json.loads(out)
+    print(f"  (in-process wall of the last run: {internal['wall_s']:.3f} s; sections: {internal['timings']})")
+    times, out = time_runs([*base, "probe", "--json"], args.runs)
+    show("fwadvisor probe --json (all frameworks, parallel)", times)
+    data = json.loads(out)
+    for fid, fw in data["frameworks"].items():
+        print(f"  {fid:<12} outcome {fw['outcome']:<10} import {fw['import_s']} s, child wall {fw['wall_s']} s")
+    for fid in data["frameworks"]:
+        times, out = time_runs([*base, "probe", "--json", "--framework", fid], args.runs)
+        show(f"fwadvisor probe --json --framework {fid}", times)
+    try:
+        import importlib.util
+
+        has_torch = importlib.util.find_spec("torch") is not None
+    except (ImportError, ValueError):
+        has_torch = False
+    if has_torch:
+        times, _ = time_runs([sys.executable, "-m", "torch.utils.collect_env"], args.runs)
+        show("python -m torch.utils.collect_env", times)
+    else:
+        print("python -m torch.utils.collect_env: torch not installed, not measured")
+
+
+if __name__ == "__main__":
+    main()
