@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from pathlib import Path
 from typing import Any
 
 HELP = "onboarding checklist for a chosen framework, fitted to this machine (tick items with --done ID)"
@@ -124,18 +122,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{checklist.framework_name} checklist: {finished}/{total} done", file=sys.stderr)
         if not (args.json or args.markdown or args.output):
             return 0
-    as_json = args.json or (args.output is not None and not args.markdown and Path(args.output).suffix == ".json")
-    text = json.dumps(checklist.to_json(), indent=2) + "\n" if as_json else checklist.to_markdown()
-    if args.output:
-        from advisor.atomic import atomic_write_text
+    from advisor.cli.output import emit_document
 
-        atomic_write_text(args.output, text)
-        print(f"wrote {args.output}", file=sys.stderr)
-    elif args.json or args.markdown or not sys.stdout.isatty():
-        sys.stdout.write(text)
-    else:
-        from rich.console import Console
-        from rich.markdown import Markdown
-
-        Console().print(Markdown(text))
+    emit_document(args, checklist.to_json(), checklist.to_markdown())
     return 0

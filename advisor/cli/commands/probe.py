@@ -247,8 +247,11 @@ def _print_frameworks(console: Any, frameworks: dict[str, Any]) -> None:
     from rich.table import Table
 
     table = Table(title="Frameworks (each probed in its own child process)", title_justify="left")
-    for col in ("framework", "version", "outcome", "import", "devices", "accelerator", "build", "threads"):
+    # Build flags and thread counts are long: they go under the table, one line per framework, so the
+    # table itself stays readable in an 80-column terminal.
+    for col in ("framework", "version", "outcome", "import", "devices", "accelerator"):
         table.add_column(col, overflow="fold")
+    details: list[str] = []
     colours = {"ok": "green", "missing": "dim", "skipped": "dim"}
     for fid, fw in frameworks.items():
         outcome = fw["outcome"] + (f" ({fw['signal']})" if fw.get("signal") else "")
@@ -262,6 +265,10 @@ def _print_frameworks(console: Any, frameworks: dict[str, Any]) -> None:
         table.add_row(
             label, _v(fw.get("version")) if fw["installed"] else "not installed", f"[{colour}]{outcome}[/]",
             f"{fw['import_s']:.2f} s" if fw.get("import_s") is not None else "",
-            devices, "" if fw.get("accelerator_ok") is None else _v(fw["accelerator_ok"]), build, threads,
+            devices, "" if fw.get("accelerator_ok") is None else _v(fw["accelerator_ok"]),
         )
+        if build or threads:
+            details.append(f"  [bold]{fid}[/]: build {build or 'unknown'}; threads {threads or 'unknown'}")
     console.print(table)
+    for line in details:
+        console.print(line, highlight=False)

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from pathlib import Path
 
 HELP = "team mode: merge several machines' `report --json` files into one summary (team merge FILE...)"
 
@@ -35,18 +33,7 @@ def run(args: argparse.Namespace) -> int:
     )
     for skipped in summary.skipped:
         print(f"fwadvisor: warning: skipped {skipped.path}: {skipped.reason}", file=sys.stderr)
-    as_json = args.json or (args.output is not None and not args.markdown and Path(args.output).suffix == ".json")
-    text = json.dumps(summary.to_json(), indent=2) + "\n" if as_json else summary.to_markdown()
-    if args.output:
-        from advisor.atomic import atomic_write_text
+    from advisor.cli.output import emit_document
 
-        atomic_write_text(args.output, text)
-        print(f"wrote {args.output}", file=sys.stderr)
-    elif args.json or args.markdown or not sys.stdout.isatty():
-        sys.stdout.write(text)
-    else:
-        from rich.console import Console
-        from rich.markdown import Markdown
-
-        Console().print(Markdown(text))
+    emit_document(args, summary.to_json(), summary.to_markdown())
     return 0
