@@ -190,6 +190,10 @@ def _check(merged: _Merged) -> None:
         missing = sorted(criteria - set(fw.scores))
         if missing:
             raise _fail(entry.origin, ("scores",), f"framework {fid!r} has no score for: {', '.join(missing)}")
+        for hw, support in fw.hardware.items():
+            for cid in support.scores:
+                if cid not in criteria:
+                    raise _fail(entry.origin, ("hardware", hw.value, "scores", cid), f"unknown criterion {cid!r}")
     for crit_entry in merged.criteria.values():
         scale = crit_entry.value.scale
         if 0 not in scale or 5 not in scale:

@@ -60,6 +60,10 @@ class HardwareSupport(Model):
     notes: Text | None = None
     install: str | None = None  # e.g. "pip install torch --index-url https://download.pytorch.org/whl/cu128"
     sources: Sources
+    #: Criterion scores on THIS backend, by criterion id, where they differ from the framework's general
+    #: score (e.g. PyTorch's performance through MPS on Apple silicon, or MLX's fit there); scoring uses
+    #: them in place of the general score when the team's hardware is this backend.
+    scores: dict[Id, Score] = Field(default_factory=dict)
 
 
 class Score(Model):

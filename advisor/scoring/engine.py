@@ -145,7 +145,16 @@ def assess(
             else:
                 measured = ev.Measured(None, 0.0, "knowledge only")
             knowledge = fact.score
-            if cid in ev.HARDWARE_BOUND:
+            rationale, sources, as_of = fact.rationale, [str(s) for s in fact.sources], fact.as_of
+            on_hw = ev.hardware_specific(kb, fid, cid, probe, resolved.constraints.must_run_on)
+            if on_hw is not None:
+                # A backend-specific fact replaces the hardware-agnostic score (and the cap, which only
+                # guesses at it from the route's support status).
+                knowledge = on_hw.score
+                rationale, sources, as_of = on_hw.rationale, on_hw.sources, on_hw.as_of
+                measured.summary = f"{measured.summary}; {on_hw.summary}"
+                notes.append(f"{crit.name}: {on_hw.summary}")
+            elif cid in ev.HARDWARE_BOUND:
                 cap, why = ev.hardware_cap(kb, fid, probe, resolved.constraints.must_run_on)
                 if cap is not None and cap < knowledge:
                     knowledge = cap
@@ -158,13 +167,13 @@ def assess(
                     name=crit.name,
                     weight=norm[cid],
                     score=score,
-                    knowledge_score=fact.score,
+                    knowledge_score=knowledge if on_hw is not None else fact.score,
                     measured_score=measured.score,
                     evidence_weight=measured.weight if measured.score is not None else 0.0,
                     contribution=on_grid(norm[cid] * score),
-                    rationale=fact.rationale,
-                    sources=[str(s) for s in fact.sources],
-                    as_of=fact.as_of.isoformat(),
+                    rationale=rationale,
+                    sources=sources,
+                    as_of=as_of.isoformat(),
                     evidence=measured.summary,
                     figures=measured.figures,
                 )

@@ -17,6 +17,7 @@ All inputs are the probe and bench JSON shapes (dicts), so saved reports can be 
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
@@ -168,6 +169,79 @@ def hardware_cap(
         return None, ""
     routes = ", ".join(f"{f['hardware']} {f['status']}" for f in found.figures if f["value"] < 5.0)
     return found.score, f"capped at {found.score:.2f}: reaches the team's hardware through {routes}"
+
+
+@dataclass
+class HardwareSpecific:
+    """A criterion's knowledge score on the team's hardware, with the facts it comes from."""
+
+    score: float
+    rationale: str
+    sources: list[str]
+    as_of: dt.date  # the oldest of the facts used
+    summary: str  # one line for the evidence text and the breakdown's notes
+
+
+def _targets(probe: dict[str, Any] | None, required: Sequence[Hardware]) -> list[Hardware]:
+    # The same accelerators `hardware_evidence` scores: found here or required by the profile, never the CPU.
+    found: list[Hardware] = [hw for hw in present_hardware(probe) if hw is not Hardware.CPU]
+    return [*found, *(hw for hw in required if hw is not Hardware.CPU and hw not in found)]
+
+
+def hardware_specific(
+    kb: KnowledgeBase,
+    framework: str,
+    criterion: str,
+    probe: dict[str, Any] | None,
+    required: Sequence[Hardware] = (),
+) -> HardwareSpecific | None:
+    """The `criterion` score of `framework` on the team's accelerators, where the base has backend-specific facts.
+
+    For each accelerator found here or required by the profile, the backend's own fact
+    (`hardware.<id>.scores.<criterion>`) is used when the knowledge base has one; an accelerator without
+    one counts as the general score, capped at its route's support value for the hardware-bound criteria
+    (as `hardware_cap` does). The team needs every accelerator, so the lowest wins. None when no
+    accelerator of the team has a backend-specific fact for this criterion (the general score and cap apply).
+    """
+    fw = kb.frameworks[framework]
+    targets = _targets(probe, required)
+    facts = {hw: fact for hw in targets if (entry := fw.hardware.get(hw)) and (fact := entry.scores.get(criterion))}
+    if not facts:
+        return None
+    used = _framework_uses(probe, framework) if probe else set()
+    general = fw.scores[criterion]
+    values: list[tuple[float, Hardware]] = []
+    for hw in targets:
+        fact = facts.get(hw)
+        if fact is not None:
+            values.append((fact.score, hw))
+        elif criterion in HARDWARE_BOUND:
+            route = 5.0 if hw in used else SUPPORT_VALUE[kb.hardware_support(framework, hw)]
+            values.append((min(general.score, route), hw))
+        else:
+            values.append((general.score, hw))
+    score, lowest = min(values, key=lambda v: v[0])
+    lowest_fact = facts.get(lowest)
+    parts = ", ".join(f"{hw.value} {v:.1f}" for v, hw in values)
+    name = kb.criteria[criterion].name if criterion in kb.criteria else criterion
+    summary = f"{name} on the team's hardware ({parts}) used in place of the general {general.score:.1f}"
+    if lowest_fact is None:
+        # The weakest accelerator has no specific fact: its figure is the (capped) general score.
+        rationale = general.rationale
+        if score < general.score:
+            rationale = f"{rationale} (capped at the {lowest.value} route's support value {score:.1f})"
+        return HardwareSpecific(score, rationale, [str(s) for s in general.sources], general.as_of, summary)
+    rationale = " ".join(f"{hw.value}: {f.rationale}" for hw, f in facts.items())
+    sources = list(dict.fromkeys(str(s) for f in facts.values() for s in f.sources))
+    as_of = min(f.as_of for f in facts.values())
+    return HardwareSpecific(score, rationale, sources, as_of, summary)
+
+
+def hardware_performance(
+    kb: KnowledgeBase, framework: str, probe: dict[str, Any] | None, required: Sequence[Hardware] = ()
+) -> HardwareSpecific | None:
+    """`hardware_specific` for the performance criterion."""
+    return hardware_specific(kb, framework, "performance", probe, required)
 
 
 def _group_key(r: dict[str, Any]) -> tuple[str, str, str]:
