@@ -35,6 +35,10 @@ TARGET_REL_IQR = 0.02
 #: Above this the figure is flagged as unstable (pyperf warns at a similar spread).
 UNSTABLE_REL_IQR = 0.10
 MIN_SAMPLES = 5
+#: Warm-up runs at least this long (and at least `warmup` calls) before timing: thread pools spin up, primitive
+#: caches fill and the clock ramps up over the first ~0.1 s (TensorFlow's 1024 GEMM ran at half speed for its
+#: first ~20 calls here, which was the whole measurement budget of the quick preset).
+WARMUP_S = 0.15
 
 
 # --------------------------------------------------------------------------------------------- statistics
@@ -130,6 +134,7 @@ def measure(
     max_samples: int = 200,
     target_rel_iqr: float = TARGET_REL_IQR,
     warmup: int = 1,
+    warmup_s: float = WARMUP_S,
     clock: Callable[[], float] = time.perf_counter,
 ) -> Stats:
     """Adaptive repetition: per-call time of `fn`, synchronised by `sync(fn's last result)` at block ends.
@@ -139,11 +144,15 @@ def measure(
     region, as `torch.utils.benchmark` does. Calls are batched until a block takes at least
     `min_block_s`; blocks are sampled until IQR/median < `target_rel_iqr` with `min_samples`
     samples, or until `budget_s` (excluding warm-up) is spent and `min_samples` exist (at most 3x
-    the budget to reach them). At least 2 samples are always taken.
+    the budget to reach them). At least 2 samples are always taken. Warm-up (not timed, not counted in
+    the budget) lasts at least `warmup` calls and at least `warmup_s` seconds.
     """
     do_sync = sync or (lambda _r: None)
-    for _ in range(max(warmup, 0)):
+    warm_start = clock()
+    done = 0
+    while done < max(warmup, 0) or clock() - warm_start < warmup_s:
         do_sync(fn())
+        done += 1
 
     def block(number: int) -> float:
         start = clock()

@@ -258,3 +258,28 @@ def test_crash_after_reporting_done_keeps_the_results(stub_root: Path) -> None:
     assert {m.benchmark for m in report.results} == {"gemm", "agreement"}
     assert report.failures == ()
     assert any(e.kind == "note" and "SIGABRT" in e.message for e in events)
+
+
+def test_figures_above_an_underestimated_peak_are_flagged_once_under_the_table() -> None:
+    # A real NumPy GEMM against a peak far below what any CPU reaches (1 GFLOP/s): every figure is above 100%.
+    from dataclasses import dataclass
+
+    from rich.console import Console
+
+    from advisor.cli.commands.bench import render_measurements
+
+    @dataclass
+    class Peak:
+        fp32_gflops: float = 1.0
+        bf16_gflops: float | None = None
+        formula: str = "1 core x 0.5 GHz x 2 FLOP/cycle = 1 GFLOP/s"
+
+    report = run_bench(preset="test", adapters={}, only=["gemm"], peak=Peak())  # type: ignore[arg-type]
+    rows = report.select("gemm")
+    assert rows and all(m.pct_of_peak and m.pct_of_peak > 100 for m in rows)
+    assert all(any("the estimate is too low" in w and "0.5 GHz" in w for w in m.warnings) for m in rows)
+    console = Console(width=100, record=True, file=io.StringIO())
+    console.print(render_measurements(rows, "GEMM", peak=True))
+    text = console.export_text()
+    assert text.count("above est. peak *") == len(rows)
+    assert text.count("* above 100% of the estimated peak") == 1 and "0.5 GHz" in text

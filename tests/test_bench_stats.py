@@ -163,6 +163,29 @@ def test_measure_extends_past_budget_for_min_samples_after_a_slowdown() -> None:
             clock.per_call = 0.003
         clock.fn()
 
-    s = B.measure(fn, budget_s=0.1, clock=clock, target_rel_iqr=0.0)
+    s = B.measure(fn, budget_s=0.1, clock=clock, target_rel_iqr=0.0, warmup_s=0.0)
     assert s.samples >= B.MIN_SAMPLES
     assert s.total_s <= 0.3 + 0.05
+
+
+def test_measure_warms_up_for_a_minimum_time_before_timing() -> None:
+    # The first calls are slow (a thread pool spinning up, a cache filling): 30 calls at 10x the steady time.
+    clock = FakeClock(per_call=0.001)
+    calls = {"n": 0}
+
+    def fn() -> None:
+        calls["n"] += 1
+        clock.per_call = 0.01 if calls["n"] <= 30 else 0.001
+        clock.fn()
+
+    s = B.measure(fn, budget_s=0.2, clock=clock, warmup_s=0.35)
+    assert s.median_s == pytest.approx(0.001)  # the slow start was spent in warm-up, not measured
+    cold = {"n": 0}
+
+    def fn_cold() -> None:
+        cold["n"] += 1
+        clock.per_call = 0.01 if cold["n"] <= 30 else 0.001
+        clock.fn()
+
+    s_cold = B.measure(fn_cold, budget_s=0.2, clock=clock, warmup_s=0.0, warmup=1)
+    assert s_cold.median_s > s.median_s  # without the timed warm-up the slow start is measured

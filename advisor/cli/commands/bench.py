@@ -180,6 +180,8 @@ def _short(warning: str) -> str:
         return f"median {words[2]} min"
     if warning.startswith("blocks of"):
         return "short blocks"
+    if "of the estimated peak" in warning:
+        return "above est. peak *"
     return warning[:30]
 
 
@@ -216,6 +218,15 @@ def render_measurements(rows: list[Any], title: str, peak: bool = False) -> Any:
             cells.append(_fmt(m.compile_s))
         cells.append("[yellow]" + "; ".join(_short(w) for w in m.warnings) + "[/]" if m.warnings else "")
         table.add_row(*cells)
+    above = next((w for m in rows for w in m.warnings if "of the estimated peak" in w), None)
+    if above:
+        # The whole reason once under the table rather than cut off in every row (the JSON keeps each sentence).
+        reason = above.split(": ", 1)[-1]
+        table.caption = (
+            f"* above 100% of the estimated peak: {reason}; the real clock (a boost clock, or one a VM hides) "
+            "can be higher"
+        )
+        table.caption_justify = "left"
     return table
 
 
