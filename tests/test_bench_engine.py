@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 import textwrap
+from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
@@ -165,16 +166,17 @@ def test_report_json_round_trip(numpy_report: BenchReport) -> None:
         assert key in data["results"][0]
 
 
+@dataclass
+class _Peak:
+    """A stand-in for the probe's PeakEstimate with a chosen figure."""
+
+    fp32_gflops: float = 10.0
+    bf16_gflops: float | None = None
+    formula: str = "test"
+
+
 def test_pct_of_peak_uses_the_given_peak() -> None:
-    from dataclasses import dataclass
-
-    @dataclass
-    class Peak:
-        fp32_gflops: float = 10.0
-        bf16_gflops: float | None = None
-        formula: str = "test"
-
-    report = run_bench(preset="test", adapters={}, only=["gemm"], peak=Peak())  # type: ignore[arg-type]
+    report = run_bench(preset="test", adapters={}, only=["gemm"], peak=_Peak())  # type: ignore[arg-type]
     m = report.select("gemm")[0]
     assert m.pct_of_peak == pytest.approx(100 * m.value / 10.0)
     assert report.environment["peak"]["fp32_gflops"] == 10.0
@@ -262,19 +264,12 @@ def test_crash_after_reporting_done_keeps_the_results(stub_root: Path) -> None:
 
 def test_figures_above_an_underestimated_peak_are_flagged_once_under_the_table() -> None:
     # A real NumPy GEMM against a peak far below what any CPU reaches (1 GFLOP/s): every figure is above 100%.
-    from dataclasses import dataclass
-
     from rich.console import Console
 
     from advisor.cli.commands.bench import render_measurements
 
-    @dataclass
-    class Peak:
-        fp32_gflops: float = 1.0
-        bf16_gflops: float | None = None
-        formula: str = "1 core x 0.5 GHz x 2 FLOP/cycle = 1 GFLOP/s"
-
-    report = run_bench(preset="test", adapters={}, only=["gemm"], peak=Peak())  # type: ignore[arg-type]
+    low = _Peak(fp32_gflops=1.0, formula="1 core x 0.5 GHz x 2 FLOP/cycle = 1 GFLOP/s")
+    report = run_bench(preset="test", adapters={}, only=["gemm"], peak=low)  # type: ignore[arg-type]
     rows = report.select("gemm")
     assert rows and all(m.pct_of_peak and m.pct_of_peak > 100 for m in rows)
     assert all(any("the estimate is too low" in w and "0.5 GHz" in w for w in m.warnings) for m in rows)
