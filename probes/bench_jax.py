@@ -41,7 +41,7 @@ def _each(fn: Any, ctx: B.Context) -> tuple[Any, Any]:
     made them compete for the threads (1024 fp32 GEMM, 2 cores: 260-300 GFLOP/s and noisy, against
     310-320 call by call).
     """
-    if ctx.device == "cpu":
+    if _sync_mode(ctx) == "each call":
         return (lambda: _ready(fn())), None
     pending: list[Any] = []
 
@@ -57,7 +57,7 @@ def _each(fn: Any, ctx: B.Context) -> tuple[Any, Any]:
 
 
 def _sync_mode(ctx: B.Context) -> str:
-    """How `_each` waits, for the result's params (self-describing figures)."""
+    """How `_each` waits (and the result's params say so): each call on the CPU, else each block's outputs."""
     return "each call" if ctx.device == "cpu" else "each block, all outputs"
 
 

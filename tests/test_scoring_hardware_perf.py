@@ -101,7 +101,9 @@ def test_several_required_backends_take_the_lowest(kb_facts: Any) -> None:
 
 def test_a_required_backend_without_a_fact_counts_as_the_capped_general_score(kb_facts: Any) -> None:
     # Ascend has no PyTorch fact: its figure is min(general 4.5, community route 3.5) = 3.5 < the Apple fact 4.0.
-    found = ev.hardware_performance(kb_facts, "pytorch", None, [Hardware.APPLE_METAL, Hardware.HUAWEI_ASCEND])
+    found = ev.hardware_specific(
+        kb_facts, "pytorch", "performance", None, [Hardware.APPLE_METAL, Hardware.HUAWEI_ASCEND]
+    )
     assert found is not None and found.score == 3.5
     assert "capped at the huawei_ascend route's support value 3.5" in found.rationale
     assert found.as_of == kb_facts.frameworks["pytorch"].scores["performance"].as_of
@@ -113,8 +115,8 @@ def test_an_accelerator_found_by_a_fake_apple_probe_uses_the_fact(kb_facts: Any)
 
 
 def test_no_fact_for_the_team_hardware_keeps_general_score_and_cap(kb_facts: Any) -> None:
-    assert ev.hardware_performance(kb_facts, "pytorch", probe_fixture(), []) is None  # CPU only
-    assert ev.hardware_performance(kb_facts, "pytorch", None, [Hardware.HUAWEI_ASCEND]) is None
+    assert ev.hardware_specific(kb_facts, "pytorch", "performance", probe_fixture(), []) is None  # CPU only
+    assert ev.hardware_specific(kb_facts, "pytorch", "performance", None, [Hardware.HUAWEI_ASCEND]) is None
     perf = _perf(kb_facts, "constraints:\n  must_run_on: [huawei_ascend]\n")
     c = perf["pytorch"]["c"]
     assert c.knowledge_score == 4.5 and c.score == 3.5 and "capped at 3.50" in c.evidence

@@ -120,6 +120,11 @@ def _framework_uses(probe: dict[str, Any], framework: str) -> set[Hardware]:
     return used
 
 
+def _route_value(kb: KnowledgeBase, framework: str, hw: Hardware, used: Collection[Hardware]) -> float:
+    """0-5 for the framework's route to `hw`: 5 when its own probe used the device here, else the support status."""
+    return 5.0 if hw in used else SUPPORT_VALUE[kb.hardware_support(framework, hw)]
+
+
 def hardware_evidence(
     kb: KnowledgeBase, framework: str, probe: dict[str, Any] | None, required: Sequence[Hardware] = ()
 ) -> Measured:
@@ -140,7 +145,7 @@ def hardware_evidence(
     for hw, detail in targets.items():
         status = kb.hardware_support(framework, hw)
         verified = hw in used
-        value = 5.0 if verified else SUPPORT_VALUE[status]
+        value = _route_value(kb, framework, hw, used)
         values.append(value)
         figures.append(
             {"hardware": hw.value, "detail": detail, "status": status.value, "verified_here": verified, "value": value}
@@ -216,8 +221,7 @@ def hardware_specific(
         if fact is not None:
             values.append((fact.score, hw))
         elif criterion in HARDWARE_BOUND:
-            route = 5.0 if hw in used else SUPPORT_VALUE[kb.hardware_support(framework, hw)]
-            values.append((min(general.score, route), hw))
+            values.append((min(general.score, _route_value(kb, framework, hw, used)), hw))
         else:
             values.append((general.score, hw))
     score, lowest = min(values, key=lambda v: v[0])
@@ -235,13 +239,6 @@ def hardware_specific(
     sources = list(dict.fromkeys(str(s) for f in facts.values() for s in f.sources))
     as_of = min(f.as_of for f in facts.values())
     return HardwareSpecific(score, rationale, sources, as_of, summary)
-
-
-def hardware_performance(
-    kb: KnowledgeBase, framework: str, probe: dict[str, Any] | None, required: Sequence[Hardware] = ()
-) -> HardwareSpecific | None:
-    """`hardware_specific` for the performance criterion."""
-    return hardware_specific(kb, framework, "performance", probe, required)
 
 
 def _group_key(r: dict[str, Any]) -> tuple[str, str, str]:

@@ -180,7 +180,9 @@ def _short(warning: str) -> str:
         return f"median {words[2]} min"
     if warning.startswith("blocks of"):
         return "short blocks"
-    if "of the estimated peak" in warning:
+    from advisor.evidence.bench import ABOVE_PEAK
+
+    if ABOVE_PEAK in warning:
         return "above est. peak *"
     return warning[:30]
 
@@ -218,7 +220,9 @@ def render_measurements(rows: list[Any], title: str, peak: bool = False) -> Any:
             cells.append(_fmt(m.compile_s))
         cells.append("[yellow]" + "; ".join(_short(w) for w in m.warnings) + "[/]" if m.warnings else "")
         table.add_row(*cells)
-    above = next((w for m in rows for w in m.warnings if "of the estimated peak" in w), None)
+    from advisor.evidence.bench import ABOVE_PEAK
+
+    above = next((w for m in rows for w in m.warnings if ABOVE_PEAK in w), None)
     if above:
         # The whole reason once under the table rather than cut off in every row (the JSON keeps each sentence).
         reason = above.split(": ", 1)[-1]
