@@ -459,11 +459,13 @@ def _links(entries: Iterable[Any]) -> tuple[ChecklistLink, ...]:
 
 
 def _sources(urls: Iterable[Any], name: str = "source") -> tuple[ChecklistLink, ...]:
-    # Named by host ("docs.jax.dev", "pypi.org"): a row of identical "source" links says nothing.
+    # Named by host ("docs.jax.dev") or by package (a Package URL, "pkg:pypi/jax"): a row of identical
+    # "source" links says nothing.
     out = []
     for url in urls:
-        host = urlsplit(str(url)).hostname or ""
-        out.append(ChecklistLink(host.removeprefix("www.") or name, str(url), name))
+        text = str(url)
+        label = text.split("@")[0] if text.startswith("pkg:") else (urlsplit(text).hostname or "").removeprefix("www.")
+        out.append(ChecklistLink(label or name, text, name))
     return tuple(out)
 
 

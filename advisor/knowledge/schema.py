@@ -15,7 +15,12 @@ from pydantic import AnyHttpUrl, BaseModel, ConfigDict, Field, StringConstraints
 
 Id = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=48)]
 Text = Annotated[str, StringConstraints(min_length=1, max_length=4000)]
-Url = AnyHttpUrl
+#: A package is cited as a Package URL (`pkg:pypi/torch`, optionally `@version`), so that `kb verify` can
+#: check it against whatever index pip is configured for, and no registry host is written into the base.
+Purl = Annotated[
+    str, StringConstraints(pattern=r"^pkg:pypi/[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?(?:@[A-Za-z0-9._+!-]+)?$")
+]
+Url = AnyHttpUrl | Purl
 Sources = Annotated[list[Url], Field(min_length=1)]
 
 
