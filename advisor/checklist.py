@@ -41,6 +41,7 @@ HARDWARE_LABELS: dict[Hardware, str] = {
     Hardware.APPLE_METAL: "Apple Metal",
     Hardware.HUAWEI_ASCEND: "Huawei Ascend",
     Hardware.INTEL_GPU: "Intel GPU",
+    Hardware.AWS_NEURON: "AWS Trainium/Inferentia (Neuron)",
 }
 
 #: What the verify step should see, in words a newcomer recognises.
@@ -52,6 +53,7 @@ DEVICE_NOUNS: dict[Hardware, str] = {
     Hardware.APPLE_METAL: "Apple GPU (Metal)",
     Hardware.HUAWEI_ASCEND: "Ascend NPU",
     Hardware.INTEL_GPU: "Intel GPU",
+    Hardware.AWS_NEURON: "Neuron device (Trainium/Inferentia)",
 }
 
 #: Probe accelerator keys -> hardware ids (the mapping in docs/contracts: scoring uses the same one).
@@ -66,6 +68,7 @@ _ACCEL_KEYS: tuple[tuple[str, Hardware], ...] = (
 #: Which backend to install for when a machine has several: the dedicated accelerator first.
 _PREFERENCE: tuple[Hardware, ...] = (
     Hardware.GOOGLE_TPU,
+    Hardware.AWS_NEURON,
     Hardware.NVIDIA_CUDA,
     Hardware.AMD_ROCM,
     Hardware.APPLE_METAL,

@@ -106,6 +106,7 @@ BAD_CASES = [
     ("unknown_framework", "unknown framework 'theano'", 4, "framework"),
     ("score_out_of_range", "less than or equal to 5", 7, "score_overrides[0].score.score"),
     ("missing_sources", "at least 1 item", 9, "score_overrides[0].score.sources"),
+    ("unknown_engine_feed", "unknown framework 'theano'", 11, "feeds.theano"),
     ("not_a_mapping", "expected a mapping", 1, None),
     ("no_pack_file", "needs a pack.yaml", None, None),
     ("unexpected_file", "unexpected file", None, None),

@@ -10,6 +10,7 @@ from advisor.knowledge.schema import (
     Concept,
     Criterion,
     DeploymentTarget,
+    Engine,
     Framework,
     Hardware,
     Migration,
@@ -62,6 +63,7 @@ class KnowledgeBase:
     onboarding: dict[str, Onboarding]
     targets: dict[str, DeploymentTarget]
     routes: dict[tuple[str, str], Route]
+    engines: dict[str, Engine]
     scenarios: dict[str, Scenario]
     policies: dict[str, Policy]
     origins: dict[tuple[str, str], str] = field(default_factory=dict)

@@ -92,6 +92,7 @@ class _Merged:
     onboarding: dict[str, _Entry] = field(default_factory=dict)
     targets: dict[str, _Entry] = field(default_factory=dict)
     routes: dict[tuple[str, str], _Entry] = field(default_factory=dict)
+    engines: dict[str, _Entry] = field(default_factory=dict)
     scenarios: dict[str, _Entry] = field(default_factory=dict)
     policies: dict[str, _Entry] = field(default_factory=dict)
     overrides: list[_Entry] = field(default_factory=list)
@@ -159,6 +160,8 @@ def _load_pack(directory: Path, merged: _Merged, *, base: bool) -> None:
                 merged.targets[t.id] = _Entry(t, _origin(path, raw, "targets", i))
             for i, r in enumerate(parsed.routes):
                 merged.routes[(r.target, r.framework)] = _Entry(r, _origin(path, raw, "routes", i))
+            for i, eng in enumerate(parsed.engines):
+                merged.engines[eng.id] = _Entry(eng, _origin(path, raw, "engines", i))
         elif isinstance(parsed, ScenariosFile):
             for i, s in enumerate(parsed.scenarios):
                 merged.scenarios[s.id] = _Entry(s, _origin(path, raw, "scenarios", i))
@@ -216,6 +219,13 @@ def _check(merged: _Merged) -> None:
             raise _fail(r_entry.origin, ("target",), f"unknown deployment target {r_entry.value.target!r}")
         if r_entry.value.framework not in frameworks:
             raise _fail(r_entry.origin, ("framework",), f"unknown framework {r_entry.value.framework!r}")
+    for e_entry in merged.engines.values():
+        for i, tid in enumerate(e_entry.value.targets):
+            if tid not in targets:
+                raise _fail(e_entry.origin, ("targets", i), f"unknown deployment target {tid!r}")
+        for fid in e_entry.value.feeds:
+            if fid not in frameworks:
+                raise _fail(e_entry.origin, ("feeds", fid), f"unknown framework {fid!r}")
     constrained = [(e, ("constraints",)) for e in merged.scenarios.values()]
     constrained += [(e, ("constraints",)) for e in merged.policies.values()]
     for s_entry in merged.scenarios.values():
@@ -277,6 +287,7 @@ def load_knowledge(
         onboarding={k: e.value for k, e in merged.onboarding.items()},
         targets={k: e.value for k, e in merged.targets.items()},
         routes={k: e.value for k, e in merged.routes.items()},
+        engines={k: e.value for k, e in merged.engines.items()},
         scenarios={k: e.value for k, e in merged.scenarios.items()},
         policies={k: e.value for k, e in merged.policies.items()},
         origins={("framework", k): e.origin.where() for k, e in merged.frameworks.items()},

@@ -56,6 +56,35 @@ class Hardware(StrEnum):
     APPLE_METAL = "apple_metal"
     HUAWEI_ASCEND = "huawei_ascend"
     INTEL_GPU = "intel_gpu"
+    AWS_NEURON = "aws_neuron"  # AWS Trainium and Inferentia through the Neuron SDK
+
+
+class OperatingSystem(StrEnum):
+    """Operating systems a framework's own packages are described for (`Framework.platforms`)."""
+
+    LINUX = "linux"
+    WINDOWS = "windows"
+    MACOS = "macos"
+
+
+class GenerationSupport(Model):
+    """Support for one chip generation of a backend (e.g. TPU v5e or TPU7x, Trainium2), where it differs."""
+
+    status: Support
+    notes: Text | None = None
+    sources: Sources
+    as_of: dt.date
+
+
+class PlatformNote(Model):
+    """How a framework runs on one operating system: native CPU, GPU acceleration there, WSL2."""
+
+    native: Support  # the framework's own packages install and run natively on this OS (CPU at least)
+    gpu: Text  # which GPU acceleration works natively on this OS, or "none"
+    wsl2: Support | None = None  # Windows only: the Linux packages (and CUDA) under WSL2
+    notes: Text | None = None
+    sources: Sources
+    as_of: dt.date
 
 
 class HardwareSupport(Model):
@@ -69,6 +98,9 @@ class HardwareSupport(Model):
     #: score (e.g. PyTorch's performance through MPS on Apple silicon, or MLX's fit there); scoring uses
     #: them in place of the general score when the team's hardware is this backend.
     scores: dict[Id, Score] = Field(default_factory=dict)
+    #: Support per chip generation, by generation id (`v4`, `v5e`, `v5p`, `v6e`, `tpu7x`; `inf2`, `trn1`,
+    #: `trn2`, `trn3`): a generation can lack a framework the backend as a whole supports (TensorFlow on TPU7x).
+    generations: dict[Id, GenerationSupport] = Field(default_factory=dict)
 
 
 class Score(Model):
@@ -109,6 +141,8 @@ class Framework(Model):
     python_versions: list[Annotated[str, StringConstraints(pattern=r"^3\.\d+$")]]
     distributions: list[str] = Field(default_factory=list)  # pip distribution names
     hardware: dict[Hardware, HardwareSupport]
+    #: Native support per operating system (Windows native vs WSL2, GPU on Windows and macOS).
+    platforms: dict[OperatingSystem, PlatformNote] = Field(default_factory=dict)
     compiler: Story
     distributed: Story
     export: list[Link] = Field(default_factory=list)
@@ -221,11 +255,35 @@ class Route(Model):
     as_of: dt.date
 
 
+class EngineFeed(Model):
+    """How models from one framework reach an inference engine."""
+
+    status: Support
+    route: Text  # e.g. "Hugging Face checkpoint (safetensors) loaded by the engine's PyTorch model code"
+
+
+class Engine(Model):
+    """An LLM serving or local-inference engine teams choose between (vLLM, llama.cpp, ...)."""
+
+    id: Id
+    name: Text
+    kind: Annotated[str, StringConstraints(pattern=r"^(server|local|on_device)$")]  # where it is used
+    status: Support  # the engine's own state: supported (maintained), deprecated (maintenance mode), ...
+    targets: list[Id] = Field(min_length=1)  # deployment target ids it serves
+    hardware: list[Hardware] = Field(default_factory=list)  # backends it runs on
+    model_format: Text  # what it loads (Hugging Face safetensors, GGUF, ONNX, .litertlm, ...)
+    feeds: dict[Id, EngineFeed]  # framework id -> how that framework's models get there
+    notes: Text | None = None
+    sources: Sources
+    as_of: dt.date
+
+
 class DeploymentFile(Model):
     """`deployment.yaml`."""
 
     targets: list[DeploymentTarget]
     routes: list[Route]
+    engines: list[Engine] = Field(default_factory=list)
 
 
 class Constraints(Model):
