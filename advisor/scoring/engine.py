@@ -199,11 +199,11 @@ def assess(
     )
 
     weighted = {c for c in criteria if norm[c] > 0}
-    for fact in stale_facts(kb, today):
-        if fact.framework in cons.candidates and (fact.kind != "score" or fact.subject in weighted):
-            text = (f"{fact.framework}: {fact.subject} ({fact.as_of.isoformat()}) is past its "
-                    f"{fact.review_days}-day review interval [{fact.id}]")
-            warnings.append(Warning_("stale_fact", text, fact.framework, fact.id, fact.as_of.isoformat()))
+    for stale in stale_facts(kb, today):
+        if stale.framework in cons.candidates and (stale.kind != "score" or stale.subject in weighted):
+            text = (f"{stale.framework}: {stale.subject} ({stale.as_of.isoformat()}) is past its "
+                    f"{stale.review_days}-day review interval [{stale.id}]")
+            warnings.append(Warning_("stale_fact", text, stale.framework, stale.id, stale.as_of.isoformat()))
     for fid, text in ev.implausible_gaps(ratios):
         warnings.append(Warning_("benchmark_outlier", text, fid))
     for fid, text in ev.spread_warnings(bench):
