@@ -169,3 +169,17 @@ def test_no_index_is_exit_2_with_one_line(tmp_path: Path, pip_env: dict[str, str
     assert out.returncode == 2 and out.stdout == ""
     assert len(out.stderr.strip().splitlines()) == 1 and "reached no package index" in out.stderr
     assert "127.0.0.1" not in out.stderr and str(tmp_path) not in out.stderr
+
+
+def test_install_lines_are_read_without_a_shell() -> None:
+    from advisor.knowledge.verify.lines import parse_install_line
+
+    line = parse_install_line("pip install mindspore (after installing the matching CANN toolkit)")
+    assert line.requirements == ("mindspore",) and line.options == ()
+    line = parse_install_line("python -m pip install -U paddlepaddle-gpu -i https://example.invalid/cu126/")
+    assert line.requirements == ("paddlepaddle-gpu",) and line.options == ("-i", "https://example.invalid/cu126/")
+    assert parse_install_line('pip install keras "jax[cuda13]"').requirements == ("keras", "jax[cuda13]")
+    for bad in ("conda install jax", "pip install --user jax", "pip install", "pip install jax; rm -rf x",
+                "pip install jax && echo", "pip install $(cat reqs)"):
+        with pytest.raises(ValueError):
+            parse_install_line(bad)

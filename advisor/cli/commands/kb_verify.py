@@ -4,10 +4,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from typing import Any
 
 from advisor.errors import ExitCode, UsageError
+
+#: A Linux target names every manylinux baseline; the table shows the run as one range (JSON keeps it all).
+_MANYLINUX_RUN = re.compile(r"--platform manylinux_2_(\d+)_(\w+?)(?: --platform manylinux_2_\d+_\2)* "
+                            r"--platform manylinux_2_(\d+)_\2(?: --platform manylinux2014_\2)?")
+
+
+def short_command(command: str) -> str:
+    """The pip command with a run of manylinux --platform flags shown as one range."""
+    return _MANYLINUX_RUN.sub(lambda m: f"--platform manylinux_2_{{{m[3]}..{m[1]}}}_{m[2]} (each)", command)
 
 
 def run_verify(kb: Any, args: argparse.Namespace) -> int:
@@ -40,7 +50,7 @@ def run_verify(kb: Any, args: argparse.Namespace) -> int:
             for col in ("kind", "subject", "target", "claimed", "found", "pip command"):
                 table.add_column(col, overflow="fold")
             for d in verdict.drift:
-                table.add_row(d.kind, d.subject, d.target or "", d.claimed, d.found, d.command)
+                table.add_row(d.kind, d.subject, d.target or "", d.claimed, d.found, short_command(d.command))
             console.print(table)
         for line in verdict.unchecked:
             console.print(f"  [dim]not checked (no claim): {line}[/]")

@@ -45,6 +45,8 @@ def parse_install_line(line: str) -> InstallLine:
             continue
         if word.startswith("-"):
             raise ValueError(f"option {word} is not understood by kb verify")
+        if any(ch in word for ch in ";|&<>`$"):
+            raise ValueError(f"{word!r} is shell syntax, not a requirement")
         reqs.append(word)
     if not reqs:
         raise ValueError("the line names no requirement")
