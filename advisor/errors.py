@@ -54,3 +54,7 @@ class ReportError(AdvisorError):
 
 class UsageError(AdvisorError):
     """A command-line flag or argument combination is wrong."""
+
+
+class IndexUnreachableError(AdvisorError):
+    """pip, with the user's configuration, reached no package index (`kb verify` exits 2)."""

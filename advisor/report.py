@@ -181,6 +181,8 @@ class WarningModel(_M):
     code: str
     message: str
     framework: str | None = None
+    fact: str | None = None  # stale_fact: the fact's id (e.g. "jax.scores.performance")
+    as_of: str | None = None  # stale_fact: the fact's as-of date (ISO)
 
 
 class RecommendationSection(_M):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -89,12 +88,3 @@ class KnowledgeBase:
             if src in concept.terms and dst in concept.terms:
                 rows.append((concept, concept.terms[src], concept.terms[dst]))
         return rows
-
-    def stale_scores(self, today: dt.date, max_age_days: int = 365) -> list[tuple[str, str, dt.date]]:
-        """(framework, criterion, as_of) for every score older than `max_age_days`."""
-        out = []
-        for fid, fw in self.frameworks.items():
-            for cid, score in fw.scores.items():
-                if (today - score.as_of).days > max_age_days:
-                    out.append((fid, cid, score.as_of))
-        return out

@@ -110,6 +110,7 @@ class Score(Model):
     rationale: Text
     sources: Sources
     as_of: dt.date
+    review_days: Annotated[int, Field(ge=1)] | None = None  # overrides the default review interval
 
 
 class Story(Model):
@@ -126,6 +127,54 @@ class Link(Model):
     name: Text
     url: Url
     purpose: str | None = None
+
+
+class WheelPlatform(StrEnum):
+    """Where a wheel installs, as `kb verify` asks pip for it (see advisor/knowledge/verify/targets.py)."""
+
+    ANY = "any"  # a pure-Python wheel (py3-none-any)
+    LINUX_X86_64 = "linux_x86_64"  # manylinux (glibc), x86-64
+    LINUX_AARCH64 = "linux_aarch64"
+    MACOS_ARM64 = "macos_arm64"
+    MACOS_X86_64 = "macos_x86_64"
+    WINDOWS_AMD64 = "windows_amd64"
+
+
+#: A wheel's Python tag as a claim: `cp313` (CPython 3.13, its own ABI or abi3), `cp313t` (the
+#: free-threaded build's ABI), `py3` (pure Python; checked at the lowest Python Requires-Python allows).
+PythonTag = Annotated[str, StringConstraints(pattern=r"^(py3|cp3\d{1,2}t?)$")]
+Version = Annotated[str, StringConstraints(pattern=r"^[0-9][A-Za-z0-9.+!_-]*$", max_length=64)]
+
+
+class DistributionClaim(Model):
+    """What the base claims about one pip distribution: its latest release and where its wheels install."""
+
+    name: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$", max_length=100)]
+    latest: Version  # the newest final release on the index
+    requires_python: Annotated[str, StringConstraints(min_length=1, max_length=100)]  # as in the wheel's metadata
+    #: Python tags with a wheel at `latest`, per platform; an empty list claims that no wheel exists there.
+    wheels: dict[WheelPlatform, list[PythonTag]] = Field(min_length=1)
+    sources: Sources  # the Package URL (`pkg:pypi/NAME`) at least
+    as_of: dt.date
+    review_days: Annotated[int, Field(ge=1)] | None = None  # overrides the package review interval
+
+
+class InstallClaim(Model):
+    """An install line in the knowledge and the versions it resolves to on one platform and Python."""
+
+    line: Text  # exactly as written in the knowledge (e.g. a `hardware.*.install` line)
+    platform: WheelPlatform
+    python: PythonTag
+    resolves: dict[str, Version] = Field(min_length=1)  # distribution -> the version the line installs
+    sources: Sources
+    as_of: dt.date
+
+
+class PackageClaims(Model):
+    """A framework's machine-checkable package facts (`fwadvisor kb verify` checks them through pip)."""
+
+    distributions: list[DistributionClaim] = Field(min_length=1)
+    installs: list[InstallClaim] = Field(default_factory=list)
 
 
 class Framework(Model):
@@ -151,6 +200,7 @@ class Framework(Model):
     scores: dict[Id, Score]
     sources: Sources
     as_of: dt.date
+    packages: PackageClaims | None = None  # checked against the package index by `kb verify`
 
 
 class Criterion(Model):

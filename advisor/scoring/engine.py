@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from advisor.knowledge.base import KnowledgeBase
+from advisor.knowledge.freshness import stale_facts
 from advisor.knowledge.schema import Hardware, Support
 from advisor.profile import ResolvedProfile
 from advisor.scoring import evidence as ev
@@ -28,10 +29,15 @@ class Warning_:
     code: str  # stale_fact, benchmark_spread, benchmark_outlier, bench_failure, import_failure, hardware, ...
     message: str
     framework: str | None = None
+    fact: str | None = None  # stale_fact: the fact's id, e.g. "jax.scores.performance"
+    as_of: str | None = None  # stale_fact: the fact's as-of date
 
     def to_json(self) -> dict[str, Any]:
         """JSON form for the report."""
-        return {"code": self.code, "message": self.message, "framework": self.framework}
+        out: dict[str, Any] = {"code": self.code, "message": self.message, "framework": self.framework}
+        if self.fact is not None:
+            out |= {"fact": self.fact, "as_of": self.as_of}
+        return out
 
 
 @dataclass
@@ -193,12 +199,11 @@ def assess(
     )
 
     weighted = {c for c in criteria if norm[c] > 0}
-    stale: dict[str, list[str]] = {}
-    for fid, cid, as_of in kb.stale_scores(today):
-        if fid in cons.candidates and cid in weighted:
-            stale.setdefault(fid, []).append(f"{cid} ({as_of.isoformat()})")
-    for fid, items in stale.items():
-        warnings.append(Warning_("stale_fact", f"{fid}: facts older than a year: {', '.join(items)}", fid))
+    for stale in stale_facts(kb, today):
+        if stale.framework in cons.candidates and (stale.kind != "score" or stale.subject in weighted):
+            text = (f"{stale.framework}: {stale.subject} ({stale.as_of.isoformat()}) is past its "
+                    f"{stale.review_days}-day review interval [{stale.id}]")
+            warnings.append(Warning_("stale_fact", text, stale.framework, stale.id, stale.as_of.isoformat()))
     for fid, text in ev.implausible_gaps(ratios):
         warnings.append(Warning_("benchmark_outlier", text, fid))
     for fid, text in ev.spread_warnings(bench):

@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-HELP = "validate, list and show the knowledge base (kb validate | list | show | schema)"
+HELP = "validate, list, show and verify the knowledge base (kb validate | list | show | schema | verify)"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -21,6 +21,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     show.add_argument("framework", nargs="?", help="framework id (see `kb list`)")
     show.add_argument("--json", action="store_true", help="print JSON on stdout")
     sub.add_parser("schema", help="print the JSON Schema of knowledge-pack files")
+    ver = sub.add_parser(
+        "verify",
+        help="check the package claims (latest release, Requires-Python, wheels, install lines) through pip",
+        description="Exit 0: no drift; 1: drift; 2: no package index reachable through pip (or bad input).",
+    )
+    ver.add_argument("frameworks", nargs="*", metavar="FRAMEWORK", help="framework ids (default: all)")
+    ver.add_argument("--json", action="store_true", help="print JSON on stdout (shape: docs/knowledge.md)")
+    ver.add_argument("--jobs", type=int, default=4, metavar="N", help="pip processes at a time (default 4)")
+    ver.add_argument("--timeout", type=float, default=300.0, metavar="S", help="seconds per pip call (default 300)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,6 +51,10 @@ def run(args: argparse.Namespace) -> int:
         )
         return 0
     kb = load_knowledge(args.kb)
+    if args.kb_command == "verify":
+        from advisor.cli.commands.kb_verify import run_verify
+
+        return run_verify(kb, args)
     if args.kb_command == "list":
         return _list(kb, args.json)
     return _show(kb, args.framework, args.json)

@@ -1,0 +1,185 @@
+"""`kb verify` against a local PEP 503 index of tiny real wheels, with real pip configured as a user would."""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import os
+import socket
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from advisor.knowledge import load_knowledge
+from advisor.knowledge.verify import Pip, verify_knowledge
+
+ROOT = Path(__file__).resolve().parent.parent
+CORE_TAGS = {  # fwcore 1.1.0: no Linux aarch64 wheel (1.0.0 had one)
+    "1.1.0": ["cp312-cp312-manylinux_2_28_x86_64", "cp313-cp313-manylinux_2_28_x86_64",
+              "cp313-cp313t-manylinux_2_28_x86_64", "cp313-cp313-macosx_14_0_arm64", "cp313-cp313-win_amd64"],
+    "1.0.0": ["cp313-cp313-manylinux_2_28_x86_64", "cp313-cp313-manylinux_2_28_aarch64"],
+}
+INSTALL_LINE = 'pip install -U "fwpure[plugin]"'
+
+
+def _wheel(folder: Path, name: str, version: str, tag: str, requires_python: str, deps: tuple[str, ...] = (),
+           extras: tuple[str, ...] = ()) -> None:
+    """A minimal valid wheel: METADATA (with Requires-Python), WHEEL (with its tag) and RECORD."""
+    dist = f"{name}-{version}.dist-info"
+    meta = ["Metadata-Version: 2.1", f"Name: {name}", f"Version: {version}", f"Requires-Python: {requires_python}"]
+    meta += [f"Provides-Extra: {e}" for e in extras] + [f"Requires-Dist: {d}" for d in deps]
+    pure = tag.endswith("-none-any")
+    files = {
+        f"{name}/__init__.py": "",
+        f"{dist}/METADATA": "\n".join(meta) + "\n",
+        f"{dist}/WHEEL": f"Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: {str(pure).lower()}\nTag: {tag}\n",
+    }
+    record = "".join(f"{path},,\n" for path in files) + f"{dist}/RECORD,,\n"
+    project = folder / name
+    project.mkdir(parents=True, exist_ok=True)
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for path, text in {**files, f"{dist}/RECORD": record}.items():
+            zf.writestr(path, text)
+    (project / f"{name}-{version}-{tag}.whl").write_bytes(buf.getvalue())
+
+
+def _simple_index(root: Path) -> Path:
+    """A PEP 503 layout on disk (an index.html per project, as a static mirror serves it)."""
+    simple = root / "simple"
+    for version, tags in CORE_TAGS.items():
+        for tag in tags:
+            _wheel(simple, "fwcore", version, tag, ">=3.12")
+    extra = 'extra == "plugin"'
+    _wheel(simple, "fwpure", "2.0", "py3-none-any", ">=3.11", (f"fwplugin==2.0; {extra}",), ("plugin",))
+    _wheel(simple, "fwpure", "1.9", "py3-none-any", ">=3.11", (f"fwplugin==1.9; {extra}",), ("plugin",))
+    _wheel(simple, "fwplugin", "1.9", "py3-none-any", ">=3.11")  # the 2.0 plugin the extra pins never shipped
+    for project in simple.iterdir():
+        links = "".join(f'<a href="{w.name}">{w.name}</a>\n' for w in sorted(project.glob("*.whl")))
+        (project / "index.html").write_text(f"<!DOCTYPE html><html><body>\n{links}</body></html>\n")
+    return simple
+
+
+CLAIMS: dict[str, Any] = {
+    "distributions": [
+        {"name": "fwcore", "latest": "1.1.0", "requires_python": ">=3.12",
+         "wheels": {"linux_x86_64": ["cp313", "cp313t"], "macos_arm64": ["cp313"], "macos_x86_64": []},
+         "sources": ["pkg:pypi/fwcore"], "as_of": "2026-12-03"},
+        {"name": "fwpure", "latest": "2.0", "requires_python": ">=3.11", "wheels": {"any": ["py3"]},
+         "sources": ["pkg:pypi/fwpure"], "as_of": "2026-12-03"},
+    ],
+    "installs": [
+        {"line": INSTALL_LINE, "platform": "linux_x86_64", "python": "cp313",
+         "resolves": {"fwpure": "1.9", "fwplugin": "1.9"}, "sources": ["pkg:pypi/fwpure"], "as_of": "2026-12-03"},
+    ],
+}
+
+
+def _pack(folder: Path, claims: dict[str, Any]) -> Path:
+    """An overlay pack whose jax entry is the shipped one with these package claims (real YAML on disk)."""
+    raw = yaml.safe_load((ROOT / "knowledge/frameworks/jax.yaml").read_text())
+    raw["packages"] = claims
+    raw["hardware"]["cpu"]["install"] = INSTALL_LINE
+    (folder / "frameworks").mkdir(parents=True)
+    (folder / "frameworks/jax.yaml").write_text(yaml.safe_dump(raw, sort_keys=False))
+    (folder / "pack.yaml").write_text("name: verify-test\nversion: '1'\n")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The local index, built once for the module."""
+    return _simple_index(tmp_path_factory.mktemp("index"))
+
+
+@pytest.fixture
+def pip_env(index: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """pip pointed at the local index the way a user would: environment variables, no other config file."""
+    for key in list(os.environ):
+        if key.startswith("PIP_"):
+            monkeypatch.delenv(key)
+    settings = {"PIP_CONFIG_FILE": os.devnull, "PIP_INDEX_URL": index.as_uri(), "PIP_RETRIES": "0",
+                "PIP_TIMEOUT": "5", "PIP_NO_CACHE_DIR": "1"}
+    for key, value in settings.items():
+        monkeypatch.setenv(key, value)
+    return dict(os.environ) | {"PYTHONPATH": str(ROOT)}
+
+
+def _verify(tmp_path: Path, claims: dict[str, Any]):  # type: ignore[no-untyped-def]
+    kb = load_knowledge([_pack(tmp_path / "pack", claims)], include_user=False)
+    return verify_knowledge(kb, frameworks=["jax"], pip=Pip(timeout=60), workers=4)
+
+
+def test_matching_claims_show_no_drift_through_the_cli(tmp_path: Path, pip_env: dict[str, str]) -> None:
+    pack = _pack(tmp_path / "pack", CLAIMS)
+    out = subprocess.run([sys.executable, "-m", "advisor", "--kb", str(pack), "kb", "verify", "jax", "--json"],
+                         capture_output=True, text=True, env=pip_env, timeout=120)
+    assert out.returncode == 0, out.stdout + out.stderr
+    report = json.loads(out.stdout)
+    assert report["schema"] == "fwadvisor.kb_verify/1" and report["status"] == "ok" and report["drift"] == 0
+    jax = report["frameworks"]["jax"]
+    assert jax["drift"] == [] and jax["checks"] > 0 and jax["unchecked_install_lines"] != [INSTALL_LINE]
+
+
+def test_stale_claims_are_drift(tmp_path: Path, pip_env: dict[str, str]) -> None:
+    claims = copy.deepcopy(CLAIMS)
+    core, pure = claims["distributions"]
+    core["latest"] = "1.0.0"  # stale: 1.1.0 is out
+    core["wheels"]["linux_aarch64"] = ["cp313"]  # 1.1.0 has no aarch64 wheel
+    core["wheels"]["macos_arm64"] = ["cp313t"]  # only a cp313 wheel there: pip's abi3 fallback is not enough
+    core["wheels"]["windows_amd64"] = []  # there is one
+    pure["requires_python"] = ">=3.10"  # the wheel says >=3.11
+    claims["installs"][0]["resolves"] = {"fwpure": "2.0"}  # the pinned plugin does not exist: pip backtracks
+    result = _verify(tmp_path, claims)
+    drift = {(d.kind, d.subject, d.target): d for d in result.frameworks["jax"].drift}
+    assert set(drift) == {("latest", "fwcore", None), ("wheel", "fwcore", "linux_aarch64/cp313"),
+                          ("requires_python", "fwpure", None), ("install", INSTALL_LINE, "linux_x86_64/cp313"),
+                          ("wheel", "fwcore", "macos_arm64/cp313t"), ("wheel", "fwcore", "windows_amd64/cp313")}
+    latest = drift["latest", "fwcore", None]
+    assert (latest.claimed, latest.found) == ("1.0.0", "1.1.0")
+    assert latest.command.startswith("python -m pip install --dry-run") and "--platform" in latest.command
+    assert str(ROOT) not in latest.command and "file:" not in latest.command  # no index location in the output
+    assert "1.0.0" in drift["wheel", "fwcore", "linux_aarch64/cp313"].found
+    assert drift["requires_python", "fwpure", None].found == ">=3.11"
+    assert drift["install", INSTALL_LINE, "linux_x86_64/cp313"].found == "fwpure 1.9"
+    assert result.to_json()["status"] == "drift"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.mark.parametrize("where", ["missing_folder", "closed_port"])
+def test_no_index_is_exit_2_with_one_line(tmp_path: Path, pip_env: dict[str, str], where: str) -> None:
+    claims = copy.deepcopy(CLAIMS)
+    claims["distributions"][0]["wheels"] = {"linux_x86_64": ["cp313"]}
+    pack = _pack(tmp_path / "pack", claims)
+    url = (tmp_path / "nowhere").as_uri() if where == "missing_folder" else f"http://127.0.0.1:{_free_port()}/simple"
+    env = pip_env | {"PIP_INDEX_URL": url}
+    out = subprocess.run([sys.executable, "-m", "advisor", "--kb", str(pack), "kb", "verify", "jax"],
+                         capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 2 and out.stdout == ""
+    assert len(out.stderr.strip().splitlines()) == 1 and "reached no package index" in out.stderr
+    assert "127.0.0.1" not in out.stderr and str(tmp_path) not in out.stderr
+
+
+def test_install_lines_are_read_without_a_shell() -> None:
+    from advisor.knowledge.verify.lines import parse_install_line
+
+    line = parse_install_line("pip install mindspore (after installing the matching CANN toolkit)")
+    assert line.requirements == ("mindspore",) and line.options == ()
+    line = parse_install_line("python -m pip install -U paddlepaddle-gpu -i https://example.invalid/cu126/")
+    assert line.requirements == ("paddlepaddle-gpu",) and line.options == ("-i", "https://example.invalid/cu126/")
+    assert parse_install_line('pip install keras "jax[cuda13]"').requirements == ("keras", "jax[cuda13]")
+    for bad in ("conda install jax", "pip install --user jax", "pip install", "pip install jax; rm -rf x",
+                "pip install jax && echo", "pip install $(cat reqs)"):
+        with pytest.raises(ValueError):
+            parse_install_line(bad)
