@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from advisor.errors import UsageError
 from advisor.evidence.bench.agreement import _compare_agreement
 from advisor.evidence.bench.figures import _peak_from_probe
+from advisor.evidence.bench.interleave import Member, run_interleaved
 from advisor.evidence.bench.presets import (
     AGREEMENT_TOL,
     BENCH_TIMEOUT_S,
@@ -124,17 +125,13 @@ def run_bench(
     # Fix the OpenMP pool to the same size everywhere unless the user chose one.
     thread_env = {} if "OMP_NUM_THREADS" in os.environ else {"OMP_NUM_THREADS": str(n_threads)}
 
+    members: list[Member] = []
     np_benches = [b for b in selected if b in NUMPY_BENCHMARKS]
     if baseline and np_benches and (not devices or "cpu" in devices):
-        run.tell(BenchEvent("framework_start", NUMPY, message="NumPy baseline"))
-        _run_script(run, NUMPY, "probes.bench_numpy", base, np_benches, root=probes_root(),
-                    bench_timeout=bench_timeout, cancel=cancel, env={**thread_env, **fault})
-        run.tell(BenchEvent("framework_end", NUMPY))
-
+        members.append(Member(NUMPY, "NumPy baseline", "probes.bench_numpy", probes_root(), base,
+                              {**thread_env, **fault}, np_benches))
+    collectives: list[FrameworkAdapter] = []
     for fid in wanted:
-        if cancel is not None and cancel.is_set():
-            run.fail(fid, "*", None, "cancelled", "cancelled before it started")
-            continue
         adapter = adapters[fid]
         if adapter.installed() is None:
             run.fail(fid, "*", None, "missing", f"not installed (none of {', '.join(adapter.distributions)})")
@@ -142,30 +139,40 @@ def run_bench(
         if not adapter.bench_module:
             run.fail(fid, "*", None, "skipped", "its adapter names no benchmark script")
             continue
-        run.tell(BenchEvent("framework_start", fid, message=adapter.display_name))
         own = list(selected)
-        skip: list[str] = []
+        skip: set[str] = set()
         collective = "allreduce" in own and fid in ("pytorch", "jax")
         if collective and fid == "pytorch":
             own.remove("allreduce")  # measured under torchrun below
         if collective and fid == "jax" and (not devices or "cpu" in devices):
-            skip.append("allreduce@cpu")  # needs a child with several host devices, below
+            skip.add("allreduce@cpu")  # needs a child with several host devices, below
+        if collective:
+            collectives.append(adapter)
         if own:
-            _run_script(run, fid, adapter.bench_module, base, own, root=adapter.script_root(),
-                        bench_timeout=bench_timeout, cancel=cancel, env={**thread_env, **fault}, skip=skip)
-        if own and devices and fid not in run.started and not any(f.framework == fid for f in run.failures):
-            run.fail(fid, "*", None, "skipped", f"no {'/'.join(devices)} device visible to {adapter.display_name}")
-        if collective and fid == "pytorch":
+            members.append(Member(fid, adapter.display_name, adapter.bench_module, adapter.script_root(), base,
+                                  {**thread_env, **fault}, own, skip))
+    if cancel is not None and cancel.is_set():
+        for m in members:
+            run.fail(m.fid, "*", None, "cancelled", "cancelled before it started")
+        members = []
+    # Every child alive at once, taking turns benchmark by benchmark (see bench/interleave.py).
+    run_interleaved(run, members, selected, preset=preset, budget=per_bench, bench_timeout=bench_timeout,
+                    cancel=cancel, devices=devices)
+
+    for adapter in collectives:
+        fid = adapter.id
+        if cancel is not None and cancel.is_set():
+            break
+        if fid == "pytorch":
             run.tell(BenchEvent("note", fid, "allreduce", None, message=f"all-reduce: torchrun, {nproc} processes"))
             _torchrun(run, adapter, preset, nproc=nproc, rendezvous=rendezvous, devices=devices,
                       bench_timeout=bench_timeout, budget=per_bench, cancel=cancel)
-        if collective and fid == "jax" and (not devices or "cpu" in devices):
+        if fid == "jax" and (not devices or "cpu" in devices):
             flags = f"{os.environ.get('XLA_FLAGS', '')} --xla_force_host_platform_device_count={nproc}".strip()
-            _run_script(run, fid, adapter.bench_module, [*base[:4], "--device", "cpu",
-                                                         *(["--budget", f"{per_bench:.4g}"] if per_bench else [])],
-                        ["allreduce"], root=adapter.script_root(), bench_timeout=bench_timeout, cancel=cancel,
+            jax_args = [*base[:4], "--device", "cpu", *(["--budget", f"{per_bench:.4g}"] if per_bench else [])]
+            _run_script(run, fid, adapter.bench_module or "", jax_args, ["allreduce"], root=adapter.script_root(),
+                        bench_timeout=bench_timeout, cancel=cancel,
                         env={"XLA_FLAGS": flags, "JAX_PLATFORMS": "cpu", **fault})
-        run.tell(BenchEvent("framework_end", fid))
 
     if "agreement" in selected:
         _compare_agreement(run, AGREEMENT_TOL)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from advisor.evidence.bench.results import Measurement, _opt_float
+from advisor.evidence.bench.results import Measurement, _opt_float, _opt_interval
 
 if TYPE_CHECKING:
     from advisor.evidence.hardware.cpu import PeakEstimate
@@ -63,6 +63,7 @@ def _measurement(framework: str, res: Mapping[str, Any], env: Mapping[str, Any],
         compile_s=_opt_float(res.get("compile_s")), pct_of_peak=pct,
         warnings=warnings, environment=dict(env),
         times_s=tuple(float(t) for t in res.get("times_s") or ()),
+        ci=_opt_interval(res.get("ci")), machine=dict(res.get("machine") or {}), rounds=int(res.get("rounds") or 1),
     )
 
 

@@ -14,6 +14,13 @@ def _opt_float(v: Any) -> float | None:
     return None if v is None else float(v)
 
 
+def _opt_interval(v: Any) -> tuple[float, float] | None:
+    if v is None:
+        return None
+    lo, hi = v
+    return float(lo), float(hi)
+
+
 @dataclass(frozen=True)
 class Measurement:
     """One figure, self-describing: what ran where, the value, its spread and the environment it came from."""
@@ -37,6 +44,9 @@ class Measurement:
     environment: Mapping[str, Any] = field(default_factory=dict)
     device_name: str = ""
     times_s: tuple[float, ...] = ()
+    ci: tuple[float, float] | None = None  # 95% confidence interval of the value (see bench/stats.py)
+    machine: Mapping[str, Any] = field(default_factory=dict)  # the machine's state while it was measured
+    rounds: int = 1
 
     @property
     def rel_iqr(self) -> float | None:
@@ -60,6 +70,7 @@ class Measurement:
             "min_s": self.min_s, "samples": self.samples, "compile_s": self.compile_s,
             "pct_of_peak": self.pct_of_peak, "warnings": list(self.warnings),
             "environment": dict(self.environment), "times_s": list(self.times_s),
+            "ci": None if self.ci is None else list(self.ci), "machine": dict(self.machine), "rounds": self.rounds,
         }
 
     @classmethod
@@ -76,6 +87,8 @@ class Measurement:
                 pct_of_peak=_opt_float(data.get("pct_of_peak")), warnings=tuple(data.get("warnings") or ()),
                 environment=dict(data.get("environment") or {}), device_name=str(data.get("device_name") or ""),
                 times_s=tuple(float(t) for t in data.get("times_s") or ()),
+                ci=_opt_interval(data.get("ci")), machine=dict(data.get("machine") or {}),
+                rounds=int(data.get("rounds") or 1),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise ReportError(f"bad benchmark result: {exc!r}", field="benchmarks.results") from exc
