@@ -10,8 +10,10 @@ figures are comparable; only the workload code differs.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
+import sys
 import time
 import traceback
 from collections.abc import Callable, Iterable, Sequence
@@ -20,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from probes import _machine
 from probes._proto import emit
 
 #: Every benchmark a child may run, in the order they run.
@@ -39,6 +42,10 @@ MIN_SAMPLES = 5
 #: caches fill and the clock ramps up over the first ~0.1 s (TensorFlow's 1024 GEMM ran at half speed for its
 #: first ~20 calls here, which was the whole measurement budget of the quick preset).
 WARMUP_S = 0.15
+#: Threads the suite runs with (set by `run_suite`): the CPU share in each figure's machine state is out of these.
+THREADS = [1]
+#: The machine state of the last timed run, for results built from `measure_latencies` (which returns times only).
+_LAST_MACHINE: list[dict[str, Any]] = [{}]
 
 
 # --------------------------------------------------------------------------------------------- statistics
@@ -57,6 +64,9 @@ class Stats:
     total_s: float  # wall time spent sampling
     times_s: tuple[float, ...]
     warnings: tuple[str, ...] = ()
+    ci_low_s: float = 0.0  # distribution-free 95% confidence interval of the median (order statistics)
+    ci_high_s: float = 0.0
+    machine: dict[str, Any] = field(default_factory=dict)  # the machine's state while this was measured
 
     @property
     def rel_iqr(self) -> float:
@@ -75,7 +85,26 @@ class Stats:
             "total_s": round(self.total_s, 4),
             "times_s": [float(f"{t:.6g}") for t in self.times_s[:200]],
             "warnings": list(self.warnings),
+            "ci_low_s": self.ci_low_s,
+            "ci_high_s": self.ci_high_s,
+            "machine": dict(self.machine),
         }
+
+
+def median_ci(times: Sequence[float], z: float = 1.96) -> tuple[float, float]:
+    """A 95% confidence interval of the median from order statistics (no assumption about the distribution).
+
+    The ranks n/2 -+ z*sqrt(n)/2 of the sorted sample (the normal approximation of the binomial); with
+    fewer than 6 samples that interval is wider than the sample, so it is the sample's range.
+    """
+    xs = sorted(times)
+    n = len(xs)
+    if n < 6:
+        return xs[0], xs[-1]
+    half = z * math.sqrt(n) / 2.0
+    lo = max(int(math.floor(n / 2.0 - half)), 0)
+    hi = min(int(math.ceil(n / 2.0 + half)), n - 1)
+    return xs[lo], xs[hi]
 
 
 def summarize(times: Sequence[float], *, number: int = 1, total_s: float | None = None) -> Stats:
@@ -84,6 +113,7 @@ def summarize(times: Sequence[float], *, number: int = 1, total_s: float | None 
         raise ValueError("no samples to summarize")
     arr = np.asarray(times, dtype=np.float64)
     q25, med, q75 = (float(v) for v in np.percentile(arr, [25, 50, 75]))
+    lo, hi = median_ci(times)
     stats = Stats(
         median_s=med,
         iqr_s=q75 - q25,
@@ -93,6 +123,8 @@ def summarize(times: Sequence[float], *, number: int = 1, total_s: float | None 
         number=number,
         total_s=float(arr.sum() * number) if total_s is None else total_s,
         times_s=tuple(float(t) for t in times),
+        ci_low_s=float(lo),
+        ci_high_s=float(hi),
     )
     return Stats(**{**stats.__dict__, "warnings": tuple(spread_warnings(stats))})
 
@@ -173,6 +205,7 @@ def measure(
         # Jump close to the target at once rather than doubling many times (cheap ops need thousands of calls).
         number = max(number * 2, int(math.ceil(number * min_block_s * 1.2 / max(t, 1e-9))))
     times: list[float] = [t / number]
+    before = _machine.snapshot()
     start = clock()
     while len(times) < max_samples:
         times.append(block(number) / number)
@@ -185,7 +218,10 @@ def measure(
         # blocks far longer than planned may extend the run to 3x the budget to get them.
         if elapsed >= budget_s and len(times) >= 2 and (len(times) >= min_samples or elapsed >= 3 * budget_s):
             break
-    return summarize(times, number=number, total_s=clock() - start + spent)
+    stats = summarize(times, number=number, total_s=clock() - start + spent)
+    state = _machine.between(before, _machine.snapshot(), THREADS[0])
+    _LAST_MACHINE[0] = state
+    return Stats(**{**stats.__dict__, "machine": state})
 
 
 def measure_latencies(
@@ -203,6 +239,7 @@ def measure_latencies(
     for _ in range(max(warmup, 0)):
         do_sync(fn())
     out: list[float] = []
+    before = _machine.snapshot()
     start = clock()
     while len(out) < max_calls:
         t0 = clock()
@@ -210,6 +247,7 @@ def measure_latencies(
         out.append(clock() - t0)
         if len(out) >= min_calls and clock() - start >= budget_s:
             break
+    _LAST_MACHINE[0] = _machine.between(before, _machine.snapshot(), THREADS[0])
     return out
 
 
@@ -303,6 +341,8 @@ def result(
     }
     if stats is not None:
         fields.update(stats.to_json())
+    if not fields.get("machine"):
+        fields["machine"] = dict(_LAST_MACHINE[0])
     fields["warnings"] = [*(stats.warnings if stats else ()), *warnings]
     return fields
 
@@ -438,6 +478,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--device", default="", help="comma-separated device kinds (default: all)")
     ap.add_argument("--budget", type=float, default=None, help="seconds per benchmark (split over its cases)")
     ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--serve", action="store_true", help="take benchmark commands from stdin (JSON lines)")
     return ap.parse_args(argv)
 
 
@@ -470,6 +511,57 @@ def _fault(benchmark: str, device: str) -> None:
             raise RuntimeError(f"injected failure in {benchmark} on {device}")
 
 
+def _run_one(name: str, fn: BenchFn | None, device: tuple[str, str, Any], preset: Preset, budget: float,
+             threads: int, extra: dict[str, Any] | None, round_: int = 0) -> None:
+    """Run one benchmark on one device between `bench_start` and `bench_end`; an exception loses it alone."""
+    kind, dev_name, handle = device
+    emit("bench_start", benchmark=name, device=kind, round=round_)
+    start = time.perf_counter()
+    ctx = Context(preset=preset, device=kind, device_name=dev_name, handle=handle, budget_s=budget, threads=threads,
+                  extra=dict(extra or {}))
+    if fn is None:
+        ctx.skip(name, "not implemented for this framework")
+    else:
+        try:
+            _fault(name, kind)
+            fn(ctx)
+        except MemoryError as exc:
+            emit("bench_error", benchmark=name, device=kind, outcome="out_of_memory",
+                 error=f"MemoryError: {exc}"[:1000])
+        except Exception as exc:  # noqa: BLE001 - one failing benchmark must not stop the others
+            oom = "out of memory" in str(exc).lower() or "resource_exhausted" in str(exc).lower()
+            emit("bench_error", benchmark=name, device=kind, outcome="out_of_memory" if oom else "error",
+                 error=f"{type(exc).__name__}: {exc}"[:1000], traceback=traceback.format_exc(limit=4)[-2000:])
+    emit("bench_end", benchmark=name, device=kind, round=round_, seconds=round(time.perf_counter() - start, 4))
+
+
+def _serve(benches: dict[str, BenchFn], devices: Sequence[tuple[str, str, Any]], preset: Preset, default_budget: float,
+           threads: int, extra: dict[str, Any] | None) -> None:
+    """Take turns: say `ready`, then run each `{"cmd": "run", ...}` line from stdin until `quit` or end of input.
+
+    The parent keeps every framework's child alive and sends each one benchmark (one round) at a time,
+    so that the frameworks' rounds interleave and a drift in the machine's load hits all of them alike.
+    """
+    by_kind = {d[0]: d for d in devices}
+    emit("ready", benchmarks=[b for b in BENCHMARKS if b in benches], devices=list(by_kind))
+    for line in sys.stdin:
+        try:
+            cmd = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(cmd, dict) or cmd.get("cmd") == "quit":
+            return
+        name, kind = str(cmd.get("benchmark")), str(cmd.get("device"))
+        if kind not in by_kind:
+            emit("bench_start", benchmark=name, device=kind, round=cmd.get("round", 0))
+            emit("skip", benchmark=name, device=kind, reason=f"no {kind} device here")
+            emit("bench_end", benchmark=name, device=kind, round=cmd.get("round", 0), seconds=0.0)
+            continue
+        # `share`: this round's part of the budget (the parent splits a benchmark's budget over its rounds).
+        budget = float(cmd.get("budget") or default_budget) * float(cmd.get("share") or 1.0)
+        _run_one(name, benches.get(name), by_kind[kind], preset, budget, threads, extra, int(cmd.get("round", 0)))
+
+
 def run_suite(
     benches: dict[str, BenchFn],
     devices: Sequence[tuple[str, str, Any]],
@@ -478,34 +570,22 @@ def run_suite(
     threads: int,
     extra: dict[str, Any] | None = None,
 ) -> None:
-    """Run the selected benchmarks on each (kind, name, handle) device; an exception loses one benchmark only."""
+    """Run the selected benchmarks on each (kind, name, handle) device; an exception loses one benchmark only.
+
+    With `--serve` the parent chooses what runs when (see `_serve`); otherwise every selected benchmark
+    runs once, in order.
+    """
+    THREADS[0] = threads
     preset = PRESETS[args.preset]
+    budget = args.budget if args.budget is not None else preset.budget_s
+    if getattr(args, "serve", False):
+        _serve(benches, devices, preset, budget, threads, extra)
+        return
     only = [b for b in args.only.split(",") if b] or [b for b in BENCHMARKS if b in benches]
     skip = {s for s in args.skip.split(",") if s}
     wanted_devices = {d for d in args.device.split(",") if d}
     for name in [b for b in BENCHMARKS if b in only]:
-        fn = benches.get(name)
-        for kind, dev_name, handle in devices:
-            if wanted_devices and kind not in wanted_devices:
+        for device in devices:
+            if (wanted_devices and device[0] not in wanted_devices) or f"{name}@{device[0]}" in skip:
                 continue
-            if f"{name}@{kind}" in skip:
-                continue
-            emit("bench_start", benchmark=name, device=kind)
-            start = time.perf_counter()
-            ctx = Context(preset=preset, device=kind, device_name=dev_name, handle=handle,
-                          budget_s=args.budget if args.budget is not None else preset.budget_s, threads=threads,
-                          extra=dict(extra or {}))
-            if fn is None:
-                ctx.skip(name, "not implemented for this framework")
-            else:
-                try:
-                    _fault(name, kind)
-                    fn(ctx)
-                except MemoryError as exc:
-                    emit("bench_error", benchmark=name, device=kind, outcome="out_of_memory",
-                         error=f"MemoryError: {exc}"[:1000])
-                except Exception as exc:  # noqa: BLE001 - one failing benchmark must not stop the others
-                    oom = "out of memory" in str(exc).lower() or "resource_exhausted" in str(exc).lower()
-                    emit("bench_error", benchmark=name, device=kind, outcome="out_of_memory" if oom else "error",
-                         error=f"{type(exc).__name__}: {exc}"[:1000], traceback=traceback.format_exc(limit=4)[-2000:])
-            emit("bench_end", benchmark=name, device=kind, seconds=round(time.perf_counter() - start, 4))
+            _run_one(name, benches.get(name), device, preset, budget, threads, extra)

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+# One probe cache for the whole session, never the user's: subprocesses inherit it through the environment.
+os.environ["FWADVISOR_CACHE_DIR"] = tempfile.mkdtemp(prefix="fwadvisor-cache-")
+atexit.register(shutil.rmtree, os.environ["FWADVISOR_CACHE_DIR"], True)
 
 
 @pytest.fixture(autouse=True)

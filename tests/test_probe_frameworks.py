@@ -67,6 +67,25 @@ def test_full_probe_frameworks_versions_devices(full_probe: tuple[dict[str, Any]
     assert "is_cuda_build" in data["frameworks"]["tensorflow"]["build"]
 
 
+def test_keras_3_is_probed_with_the_backend_it_runs_on(full_probe: tuple[dict[str, Any], str]) -> None:
+    data, _ = full_probe
+    import importlib.metadata as md
+
+    try:
+        version = md.version("keras")
+    except md.PackageNotFoundError:
+        pytest.skip("keras is not installed here")
+    fw = data["frameworks"]["keras"]
+    assert fw["outcome"] == "ok", fw
+    assert fw["version"] == version
+    # The backend is the one keras chose (KERAS_BACKEND or its config), with that backend's own version.
+    backend = fw["build"]["backend"]
+    assert backend in ("tensorflow", "jax", "torch")
+    names = {"tensorflow": "tensorflow", "jax": "jax", "torch": "pytorch"}
+    assert fw["build"]["backend_version"] == data["frameworks"][names[backend]]["version"]
+    assert any(d["kind"] == "cpu" for d in fw["devices"])
+
+
 def test_full_probe_machine_sections(full_probe: tuple[dict[str, Any], str]) -> None:
     data, _ = full_probe
     assert data["schema"] == "fwadvisor.probe/1"

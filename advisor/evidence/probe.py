@@ -65,6 +65,7 @@ class FrameworkProbe:
     noise_lines: int = 0
     warnings: list[str] = field(default_factory=list)
     stderr_tail: str | None = None
+    cached_age_s: float | None = None  # set when this came from the probe cache: how old the entry is
 
     def to_json(self) -> dict[str, Any]:
         """JSON form (one entry of the probe schema's `frameworks`)."""
@@ -311,6 +312,36 @@ def probe_frameworks(
         return out
 
 
+def probe_frameworks_cached(
+    adapters: Sequence[FrameworkAdapter],
+    *,
+    fresh: bool,
+    timeout: float,
+    on_event: Callable[[ProbeEvent], None] | None,
+    cancel: threading.Event | None,
+) -> dict[str, FrameworkProbe]:
+    """`probe_frameworks`, answered from the probe cache where an entry matches (unless `fresh`)."""
+    from advisor.evidence import probe_cache
+
+    keys = {a.id: probe_cache.cache_key(a) for a in adapters}
+    found: dict[str, FrameworkProbe] = {}
+    for a in adapters:
+        hit = None if fresh else probe_cache.load(a.id, keys[a.id])
+        if hit is not None:
+            fp, age = hit
+            fp.cached_age_s = round(age, 1)
+            found[a.id] = fp
+            if on_event is not None:
+                on_event(ProbeEvent("framework_done", a.id, f"{a.display_name}: {fp.outcome} (cached)",
+                                    {"outcome": fp.outcome, "cached": True}))
+    misses = [a for a in adapters if a.id not in found]
+    probed = probe_frameworks(misses, timeout=timeout, on_event=on_event, cancel=cancel)
+    for fid, fp in probed.items():
+        probe_cache.store(fp, keys[fid])
+    found.update(probed)
+    return {a.id: found[a.id] for a in adapters}
+
+
 def _select(frameworks: Sequence[str] | None) -> list[FrameworkAdapter]:
     from advisor.frameworks import adapters, get_adapter
 
@@ -386,8 +417,14 @@ def run_probe(
     on_event: Callable[[ProbeEvent], None] | None = None,
     cancel: threading.Event | None = None,
     kb: KnowledgeBase | None = None,
+    fresh: bool = False,
+    cache: bool = True,
 ) -> ProbeReport:
     """Probe the machine and the frameworks; framework children run while the hardware is read.
+
+    The framework part comes from the probe cache (`advisor.evidence.probe_cache`) where an entry
+    matches this machine, environment and package versions; `fresh` probes again (and refreshes the
+    cache), `cache=False` neither reads nor writes it.
 
     `frameworks` limits the framework probes to these ids (unknown ids raise `UsageError`);
     `timeout` bounds each child; `cancel` stops the children early (reported as `cancelled`).
@@ -405,9 +442,12 @@ def run_probe(
 
     def run_frameworks() -> None:
         t = time.perf_counter()
-        fw_result.update(
-            probe_frameworks(adapters, fast=fast, timeout=timeout, on_event=on_event, cancel=cancel)
-        )
+        if fast or not cache:
+            fw_result.update(probe_frameworks(adapters, fast=fast, timeout=timeout, on_event=on_event, cancel=cancel))
+        else:
+            fw_result.update(
+                probe_frameworks_cached(adapters, fresh=fresh, timeout=timeout, on_event=on_event, cancel=cancel)
+            )
         if not identify:
             for fp in fw_result.values():
                 redact(fp)
@@ -451,6 +491,11 @@ def run_probe(
         notes.append("GPU devices are listed in NVML order (PCI bus order); cuda_index is the number CUDA programs use")
     if fast:
         notes.append("--fast: frameworks were not imported; versions come from package metadata")
+    cached = [fid for fid, fp in fw_result.items() if fp.cached_age_s is not None]
+    if cached:
+        oldest = max(fw_result[f].cached_age_s or 0.0 for f in cached)
+        notes.append(f"frameworks from the probe cache (up to {oldest / 60:.0f} min old): {', '.join(cached)}; "
+                     "--fresh probes them again")
     return ProbeReport(
         cpu=cpu,
         memory=memory,

@@ -36,3 +36,15 @@ class TensorFlowAdapter(FrameworkAdapter):
     distributions = ("tensorflow", "tensorflow-cpu", "tensorflow-macos", "tf-nightly")
     probe_module = "probes.fw_tensorflow"
     bench_module = "probes.bench_tensorflow"
+
+
+class KerasAdapter(FrameworkAdapter):
+    """Keras 3 on the backend it is configured with (`KERAS_BACKEND`: tensorflow, jax or torch)."""
+
+    id = "keras"
+    display_name = "Keras 3"
+    import_name = "keras"
+    distributions = ("keras",)
+    probe_module = "probes.fw_keras"
+    # No benchmark script: keras' ops run on its backend, which is benchmarked under its own name.
+    bench_module = None

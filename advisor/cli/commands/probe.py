@@ -23,6 +23,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="probe only this framework (repeatable; see `fwadvisor kb list`)",
     )
     parser.add_argument(
+        "--fresh", action="store_true",
+        help="import every framework again instead of using the probe cache (entries live at most a day)",
+    )
+    parser.add_argument(
         "--timeout", type=float, default=60.0, metavar="S", help="seconds each framework child may take (default 60)"
     )
 
@@ -49,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
             timeout=args.timeout,
             on_event=progress.on_event,
             kb=kb,
+            fresh=args.fresh,
         )
     data = report.to_json()
     if args.json:

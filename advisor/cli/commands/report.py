@@ -15,6 +15,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scenario", metavar="ID", help="scenario preset (overrides the profile's)")
     parser.add_argument("--preset", default="quick", help="benchmark preset (default: quick)")
     parser.add_argument("--no-bench", action="store_true", help="skip the benchmarks (the probe still runs)")
+    parser.add_argument("--fresh", action="store_true", help="probe the frameworks again (do not use the probe cache)")
     parser.add_argument(
         "--from-json", metavar="REPORT", help="re-score the evidence of a saved report; measure nothing"
     )
@@ -50,7 +51,7 @@ def gather(
     from advisor.scoring.constraints import apply_constraints
 
     print("fwadvisor: probing hardware and frameworks...", file=sys.stderr, flush=True)
-    probe_report = run_probe(identify=args.identify, kb=kb, on_event=_progress)
+    probe_report = run_probe(identify=args.identify, kb=kb, on_event=_progress, fresh=args.fresh)
     probe = probe_report.to_json()
     bench = None
     if not args.no_bench:

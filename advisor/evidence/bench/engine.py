@@ -1,0 +1,187 @@
+"""`run_bench`: the NumPy baseline and each framework's children, in order, into one `BenchReport`."""
+
+from __future__ import annotations
+
+import os
+import platform
+import sys
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from advisor.errors import UsageError
+from advisor.evidence.bench.agreement import _compare_agreement
+from advisor.evidence.bench.figures import _peak_from_probe
+from advisor.evidence.bench.interleave import Member, run_interleaved
+from advisor.evidence.bench.presets import (
+    AGREEMENT_TOL,
+    BENCH_TIMEOUT_S,
+    BENCHMARKS,
+    DEVICES,
+    NUMPY,
+    NUMPY_BENCHMARKS,
+    PRESETS,
+)
+from advisor.evidence.bench.results import BenchEvent, BenchReport
+from advisor.evidence.bench.runner import _Run, _run_script, _torchrun
+from advisor.frameworks.base import FrameworkAdapter
+from advisor.paths import probes_root
+
+if TYPE_CHECKING:
+    from advisor.evidence.hardware.cpu import PeakEstimate
+
+
+def _environment(preset: str, peak: PeakEstimate | None, threads: int, budget: float | None) -> dict[str, Any]:
+    env_vars = {k: os.environ[k] for k in sorted(os.environ)
+                if k.startswith(("OPENBLAS_", "OMP_", "MKL_", "XLA_FLAGS", "TF_", "JAX_", "CUDA_VISIBLE"))}
+    try:
+        load = [round(v, 2) for v in os.getloadavg()]
+    except OSError:
+        load = None
+    return {
+        "python": platform.python_version(), "platform": platform.platform(), "machine": platform.machine(),
+        "usable_cores": threads, "threads": threads, "preset": preset, "budget_s": budget,
+        "peak": None if peak is None else {"fp32_gflops": peak.fp32_gflops, "bf16_gflops": peak.bf16_gflops,
+                                           "formula": peak.formula},
+        "loadavg_start": load, "env": env_vars,
+        "method": "warm-up; calls batched into blocks >= 10 ms; blocks sampled until IQR/median <= 2% "
+                  "(>= 5 samples) or the budget is spent; median, IQR, min reported",
+    }
+
+
+def _usable_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+# --------------------------------------------------------------------------------------------- entry point
+
+
+def run_bench(
+    *,
+    preset: str = "quick",
+    frameworks: Sequence[str] | None = None,
+    only: Sequence[str] | None = None,
+    devices: Sequence[str] | None = None,
+    budget_s: float | None = None,
+    on_event: Callable[[BenchEvent], None] | None = None,
+    cancel: threading.Event | None = None,
+    peak: PeakEstimate | None = None,
+    nproc: int = 2,
+    rendezvous: Sequence[str] = (),
+    threads: int | None = None,
+    baseline: bool = True,
+    adapters: Mapping[str, FrameworkAdapter] | None = None,
+    bench_timeout_s: float | None = None,
+) -> BenchReport:
+    """Run the suite through each installed framework (one child each) and return every figure and failure.
+
+    `budget_s` bounds the measuring time of the whole run (split evenly over frameworks and
+    benchmarks; imports and compiles are extra). `rendezvous` are torchrun options for a
+    multi-node all-reduce (e.g. `--nnodes=2 --node-rank=0 --rdzv-endpoint=host:29400`).
+    `adapters` replaces the registry (plugins, tests); `baseline=False` skips the NumPy child.
+    """
+    if preset not in PRESETS:
+        raise UsageError(f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}", field="--preset")
+    selected = list(only) if only else list(BENCHMARKS)
+    unknown = [b for b in selected if b not in BENCHMARKS]
+    if unknown:
+        raise UsageError(f"unknown benchmark(s) {', '.join(unknown)}; known: {', '.join(BENCHMARKS)}",
+                         field="--only")
+    bad_dev = [d for d in devices or () if d not in DEVICES]
+    if bad_dev:
+        raise UsageError(f"unknown device(s) {', '.join(bad_dev)}; choose from {', '.join(DEVICES)}",
+                         field="--device")
+    if nproc < 1:
+        raise UsageError("--nproc must be at least 1", field="--nproc")
+    if adapters is None:
+        from advisor.frameworks.registry import adapters as registry
+
+        adapters = registry()
+    wanted = list(frameworks) if frameworks else list(adapters)
+    missing_adapter = [f for f in wanted if f not in adapters]
+    if missing_adapter:
+        raise UsageError(f"no adapter for {', '.join(missing_adapter)}; known: {', '.join(adapters)}",
+                         field="--framework")
+    selected = [b for b in BENCHMARKS if b in selected]
+    start = time.perf_counter()
+    peak = peak if peak is not None else _peak_from_probe()
+    n_threads = threads or _usable_cores()
+    run = _Run(peak=peak, on_event=on_event)
+    bench_timeout = bench_timeout_s or BENCH_TIMEOUT_S[preset]
+    per_bench = None
+    if budget_s is not None:
+        per_bench = max(budget_s / max(len(wanted) * len(selected), 1), 0.01)
+    base = ["--preset", preset, "--threads", str(n_threads)]
+    if devices:
+        base += ["--device", ",".join(devices)]
+    if per_bench is not None:
+        base += ["--budget", f"{per_bench:.4g}"]
+    fault = {"FWADVISOR_BENCH_FAULT": os.environ["FWADVISOR_BENCH_FAULT"]} \
+        if os.environ.get("FWADVISOR_BENCH_FAULT") else {}
+    # Fix the OpenMP pool to the same size everywhere unless the user chose one.
+    thread_env = {} if "OMP_NUM_THREADS" in os.environ else {"OMP_NUM_THREADS": str(n_threads)}
+
+    members: list[Member] = []
+    np_benches = [b for b in selected if b in NUMPY_BENCHMARKS]
+    if baseline and np_benches and (not devices or "cpu" in devices):
+        members.append(Member(NUMPY, "NumPy baseline", "probes.bench_numpy", probes_root(), base,
+                              {**thread_env, **fault}, np_benches))
+    collectives: list[FrameworkAdapter] = []
+    for fid in wanted:
+        adapter = adapters[fid]
+        if adapter.installed() is None:
+            run.fail(fid, "*", None, "missing", f"not installed (none of {', '.join(adapter.distributions)})")
+            continue
+        if not adapter.bench_module:
+            run.fail(fid, "*", None, "skipped", "its adapter names no benchmark script")
+            continue
+        own = list(selected)
+        skip: set[str] = set()
+        collective = "allreduce" in own and fid in ("pytorch", "jax")
+        if collective and fid == "pytorch":
+            own.remove("allreduce")  # measured under torchrun below
+        if collective and fid == "jax" and (not devices or "cpu" in devices):
+            skip.add("allreduce@cpu")  # needs a child with several host devices, below
+        if collective:
+            collectives.append(adapter)
+        if own:
+            members.append(Member(fid, adapter.display_name, adapter.bench_module, adapter.script_root(), base,
+                                  {**thread_env, **fault}, own, skip))
+    if cancel is not None and cancel.is_set():
+        for m in members:
+            run.fail(m.fid, "*", None, "cancelled", "cancelled before it started")
+        members = []
+    # Every child alive at once, taking turns benchmark by benchmark (see bench/interleave.py).
+    run_interleaved(run, members, selected, preset=preset, budget=per_bench, bench_timeout=bench_timeout,
+                    cancel=cancel, devices=devices)
+
+    for adapter in collectives:
+        fid = adapter.id
+        if cancel is not None and cancel.is_set():
+            break
+        if fid == "pytorch":
+            run.tell(BenchEvent("note", fid, "allreduce", None, message=f"all-reduce: torchrun, {nproc} processes"))
+            _torchrun(run, adapter, preset, nproc=nproc, rendezvous=rendezvous, devices=devices,
+                      bench_timeout=bench_timeout, budget=per_bench, cancel=cancel)
+        if fid == "jax" and (not devices or "cpu" in devices):
+            flags = f"{os.environ.get('XLA_FLAGS', '')} --xla_force_host_platform_device_count={nproc}".strip()
+            jax_args = [*base[:4], "--device", "cpu", *(["--budget", f"{per_bench:.4g}"] if per_bench else [])]
+            _run_script(run, fid, adapter.bench_module or "", jax_args, ["allreduce"], root=adapter.script_root(),
+                        bench_timeout=bench_timeout, cancel=cancel,
+                        env={"XLA_FLAGS": flags, "JAX_PLATFORMS": "cpu", **fault})
+
+    if "agreement" in selected:
+        _compare_agreement(run, AGREEMENT_TOL)
+    env = _environment(preset, peak, n_threads, budget_s)
+    try:
+        env["loadavg_end"] = [round(v, 2) for v in os.getloadavg()]
+    except OSError:
+        env["loadavg_end"] = None
+    env["frameworks"] = run.envs
+    env["argv"] = list(sys.argv[1:])
+    return BenchReport(preset=preset, wall_s=time.perf_counter() - start, environment=env,
+                       results=tuple(run.results), failures=tuple(run.failures))

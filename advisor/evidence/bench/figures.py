@@ -1,0 +1,75 @@
+"""Child `result` events into `Measurement`s: % of the estimated peak, warnings, the measuring environment."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from advisor.evidence.bench.results import Measurement, _opt_float, _opt_interval
+
+if TYPE_CHECKING:
+    from advisor.evidence.hardware.cpu import PeakEstimate
+
+
+def _peak_from_probe() -> PeakEstimate | None:
+    """The CPU peak estimate of the hardware probe (None when it cannot be estimated)."""
+    try:
+        from advisor.evidence.hardware.cpu import probe_cpu
+    except ImportError:
+        return None
+    try:
+        return probe_cpu().peak
+    except Exception:  # noqa: BLE001 - a peak estimate is optional context, never a reason to fail
+        return None
+
+
+def _pct_of_peak(res: Mapping[str, Any], device: str, peak: PeakEstimate | None) -> float | None:
+    """GEMM (and conv) throughput as a percentage of the CPU's estimated peak for that precision."""
+    if peak is None or device != "cpu":
+        return None
+    params = res.get("params") or {}
+    if res.get("benchmark") == "gemm":
+        gflops = float(res.get("value") or 0.0)
+        dtype = params.get("dtype")
+    elif res.get("benchmark") == "conv" and params.get("gflops") is not None:
+        gflops, dtype = float(params["gflops"]), "fp32"
+    else:
+        return None
+    ref = peak.fp32_gflops if dtype == "fp32" else (peak.bf16_gflops if dtype == "bf16" else None)
+    return 100.0 * gflops / ref if ref else None
+
+
+#: Marks the warning on a figure above 100% of the estimated peak (the CLI shortens it and explains it once).
+ABOVE_PEAK = " of the estimated peak"
+
+
+def _measurement(framework: str, res: Mapping[str, Any], env: Mapping[str, Any],
+                 peak: PeakEstimate | None) -> Measurement:
+    device = str(res.get("device", "cpu"))
+    pct = _pct_of_peak(res, device, peak)
+    warnings = tuple(str(w) for w in res.get("warnings") or ())
+    if pct is not None and pct > 100.0 and peak is not None:
+        # Say so next to the figure: the estimate's clock (or FMA count) is lower than what the chip ran at.
+        warnings += (
+            f"{pct:.0f}%{ABOVE_PEAK}: the estimate is too low for this CPU "
+            f"(it assumes {peak.formula.split('=')[0].strip()})",
+        )
+    return Measurement(
+        framework=framework, device=device, device_name=str(res.get("device_name") or ""),
+        benchmark=str(res["benchmark"]), variant=str(res["variant"]), metric=str(res.get("metric", "throughput")),
+        value=float(res["value"]), unit=str(res["unit"]), higher_is_better=bool(res.get("higher_is_better", True)),
+        params=dict(res.get("params") or {}), median_s=_opt_float(res.get("median_s")),
+        iqr_s=_opt_float(res.get("iqr_s")), min_s=_opt_float(res.get("min_s")), samples=int(res.get("samples") or 0),
+        compile_s=_opt_float(res.get("compile_s")), pct_of_peak=pct,
+        warnings=warnings, environment=dict(env),
+        times_s=tuple(float(t) for t in res.get("times_s") or ()),
+        ci=_opt_interval(res.get("ci")), machine=dict(res.get("machine") or {}), rounds=int(res.get("rounds") or 1),
+    )
+
+
+def _env_of(event: Mapping[str, Any]) -> dict[str, Any]:
+    """The per-result environment: version, threads, build of the child that measured it."""
+    threads = event.get("threads") or {}
+    n = threads.get("intra_op")
+    return {"version": event.get("version"), "threads": n, "thread_settings": threads,
+            "build": event.get("build") or {}, "python": event.get("python"), "devices": event.get("devices") or []}

@@ -1,0 +1,190 @@
+"""Immutable, self-describing benchmark results: figures, failures, progress events and a whole run."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from advisor.errors import ReportError
+from advisor.evidence.bench.presets import SCHEMA
+
+
+def _opt_float(v: Any) -> float | None:
+    return None if v is None else float(v)
+
+
+def _opt_interval(v: Any) -> tuple[float, float] | None:
+    if v is None:
+        return None
+    lo, hi = v
+    return float(lo), float(hi)
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """One figure, self-describing: what ran where, the value, its spread and the environment it came from."""
+
+    framework: str
+    device: str
+    benchmark: str
+    variant: str
+    metric: str
+    value: float
+    unit: str
+    higher_is_better: bool
+    params: Mapping[str, Any] = field(default_factory=dict)
+    median_s: float | None = None
+    iqr_s: float | None = None
+    min_s: float | None = None
+    samples: int = 0
+    compile_s: float | None = None
+    pct_of_peak: float | None = None
+    warnings: tuple[str, ...] = ()
+    environment: Mapping[str, Any] = field(default_factory=dict)
+    device_name: str = ""
+    times_s: tuple[float, ...] = ()
+    ci: tuple[float, float] | None = None  # 95% confidence interval of the value (see bench/stats.py)
+    machine: Mapping[str, Any] = field(default_factory=dict)  # the machine's state while it was measured
+    rounds: int = 1
+
+    @property
+    def rel_iqr(self) -> float | None:
+        """IQR / median, the spread the warnings are about."""
+        if self.median_s and self.iqr_s is not None:
+            return self.iqr_s / self.median_s
+        return None
+
+    @property
+    def key(self) -> str:
+        """framework/device/benchmark/variant: unique within one report."""
+        return f"{self.framework}/{self.device}/{self.benchmark}/{self.variant}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The contract's result object."""
+        return {
+            "framework": self.framework, "device": self.device, "device_name": self.device_name,
+            "benchmark": self.benchmark, "variant": self.variant, "params": dict(self.params),
+            "metric": self.metric, "value": self.value, "unit": self.unit,
+            "higher_is_better": self.higher_is_better, "median_s": self.median_s, "iqr_s": self.iqr_s,
+            "min_s": self.min_s, "samples": self.samples, "compile_s": self.compile_s,
+            "pct_of_peak": self.pct_of_peak, "warnings": list(self.warnings),
+            "environment": dict(self.environment), "times_s": list(self.times_s),
+            "ci": None if self.ci is None else list(self.ci), "machine": dict(self.machine), "rounds": self.rounds,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Measurement:
+        """Read one result object back (a saved report); a missing required key is a `ReportError`."""
+        try:
+            return cls(
+                framework=str(data["framework"]), device=str(data["device"]), benchmark=str(data["benchmark"]),
+                variant=str(data["variant"]), metric=str(data["metric"]), value=float(data["value"]),
+                unit=str(data["unit"]), higher_is_better=bool(data["higher_is_better"]),
+                params=dict(data.get("params") or {}), median_s=_opt_float(data.get("median_s")),
+                iqr_s=_opt_float(data.get("iqr_s")), min_s=_opt_float(data.get("min_s")),
+                samples=int(data.get("samples") or 0), compile_s=_opt_float(data.get("compile_s")),
+                pct_of_peak=_opt_float(data.get("pct_of_peak")), warnings=tuple(data.get("warnings") or ()),
+                environment=dict(data.get("environment") or {}), device_name=str(data.get("device_name") or ""),
+                times_s=tuple(float(t) for t in data.get("times_s") or ()),
+                ci=_opt_interval(data.get("ci")), machine=dict(data.get("machine") or {}),
+                rounds=int(data.get("rounds") or 1),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ReportError(f"bad benchmark result: {exc!r}", field="benchmarks.results") from exc
+
+
+@dataclass(frozen=True)
+class BenchFailure:
+    """A benchmark that produced no figure, and why (missing, skipped, crashed, timed_out, error, ...)."""
+
+    framework: str
+    benchmark: str
+    device: str | None
+    outcome: str
+    error: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The contract's failure object."""
+        return {"framework": self.framework, "benchmark": self.benchmark, "device": self.device,
+                "outcome": self.outcome, "error": self.error}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BenchFailure:
+        """Read one failure object back."""
+        try:
+            return cls(framework=str(data["framework"]), benchmark=str(data["benchmark"]),
+                       device=None if data.get("device") is None else str(data["device"]),
+                       outcome=str(data["outcome"]), error=str(data.get("error") or ""))
+        except (KeyError, TypeError) as exc:
+            raise ReportError(f"bad benchmark failure: {exc!r}", field="benchmarks.failures") from exc
+
+
+@dataclass(frozen=True)
+class BenchEvent:
+    """Progress for a live display: a framework starts or ends, a benchmark starts, a figure or failure arrives."""
+
+    kind: str  # "framework_start" | "framework_end" | "bench_start" | "result" | "failure" | "note"
+    framework: str
+    benchmark: str | None = None
+    device: str | None = None
+    message: str = ""
+    measurement: Measurement | None = None
+    failure: BenchFailure | None = None
+
+
+@dataclass(frozen=True)
+class BenchReport:
+    """A whole run: its preset, wall time, environment, figures and failures."""
+
+    preset: str
+    wall_s: float
+    environment: Mapping[str, Any]
+    results: tuple[Measurement, ...]
+    failures: tuple[BenchFailure, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The `benchmarks` section of the report schema."""
+        return {
+            "schema": SCHEMA, "preset": self.preset, "wall_s": round(self.wall_s, 3),
+            "environment": dict(self.environment),
+            "results": [m.to_json() for m in self.results],
+            "failures": [f.to_json() for f in self.failures],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BenchReport:
+        """Read a saved bench section; a wrong schema or shape is a `ReportError`."""
+        if not isinstance(data, Mapping) or data.get("schema") != SCHEMA:
+            raise ReportError(f"not a {SCHEMA} document", field="benchmarks.schema")
+        return cls(
+            preset=str(data.get("preset", "")), wall_s=float(data.get("wall_s") or 0.0),
+            environment=dict(data.get("environment") or {}),
+            results=tuple(Measurement.from_json(r) for r in data.get("results") or ()),
+            failures=tuple(BenchFailure.from_json(f) for f in data.get("failures") or ()),
+        )
+
+    def select(self, benchmark: str | None = None, framework: str | None = None,
+               device: str | None = None) -> list[Measurement]:
+        """Results filtered by benchmark, framework and device."""
+        return [m for m in self.results
+                if (benchmark is None or m.benchmark == benchmark)
+                and (framework is None or m.framework == framework)
+                and (device is None or m.device == device)]
+
+    def best(self, benchmark: str, framework: str, device: str = "cpu", variant_prefix: str = "") -> Measurement | None:
+        """The best figure of one benchmark for one framework (highest throughput or lowest latency)."""
+        rows = [m for m in self.select(benchmark, framework, device) if m.variant.startswith(variant_prefix)]
+        if not rows:
+            return None
+        return max(rows, key=lambda m: m.value if m.higher_is_better else -m.value)
+
+    @property
+    def frameworks(self) -> list[str]:
+        """Frameworks with at least one figure or failure, in run order."""
+        seen: dict[str, None] = {}
+        for m in self.results:
+            seen.setdefault(m.framework, None)
+        for f in self.failures:
+            seen.setdefault(f.framework, None)
+        return list(seen)

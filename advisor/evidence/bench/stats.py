@@ -1,0 +1,139 @@
+"""Rounds into one figure: pooled samples, the median's confidence interval, outliers, and the machine's state.
+
+A figure measured in several rounds (interleaved with the other frameworks' rounds) pools the
+per-call times of all rounds; its 95% confidence interval is the order-statistics interval of the
+pooled median, widened to cover every round's own median, so that a drift between rounds shows as
+uncertainty instead of hiding in one lucky round. The thresholds of a busy machine are here too.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+#: A figure whose IQR exceeds this fraction of its median, or whose rounds' medians differ by more than
+#: `ROUND_SPREAD`, or that is above `PEAK_LIMIT` % of the estimated peak, is measured again (once).
+OUTLIER_REL_IQR = 0.10
+ROUND_SPREAD = 0.15
+PEAK_LIMIT = 105.0
+#: The machine counts as busy during a measurement when other processes used more than this share of its
+#: cores on average, or the hypervisor stole more than `BUSY_STEAL_PCT` % of the CPU time.
+BUSY_OTHERS_SHARE = 0.25
+BUSY_STEAL_PCT = 5.0
+#: A run is too busy to recommend from when more than this share of its figures were measured on a busy machine.
+BUSY_FIGURES_SHARE = 1 / 3
+#: Child warnings about one round's spread, replaced by the pooled figure's own.
+_SPREAD_PREFIXES = ("unstable", "only ", "median is")
+
+
+def _pct(sorted_xs: Sequence[float], q: float) -> float:
+    """Linear-interpolated percentile (NumPy's default method), without NumPy in the parent."""
+    if len(sorted_xs) == 1:
+        return sorted_xs[0]
+    pos = (len(sorted_xs) - 1) * q / 100.0
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(sorted_xs) - 1)
+    return sorted_xs[lo] + (sorted_xs[hi] - sorted_xs[lo]) * (pos - lo)
+
+
+def median_ci(times: Sequence[float], z: float = 1.96) -> tuple[float, float]:
+    """The order-statistics 95% interval of the median (the sample's range below 6 samples); see probes/_bench."""
+    xs = sorted(times)
+    n = len(xs)
+    if n < 6:
+        return xs[0], xs[-1]
+    half = z * math.sqrt(n) / 2.0
+    return xs[max(int(math.floor(n / 2.0 - half)), 0)], xs[min(int(math.ceil(n / 2.0 + half)), n - 1)]
+
+
+def _to_value(res: Mapping[str, Any]) -> tuple[float, bool] | None:
+    """(k, throughput?) such that value = k / median_s (throughput) or k * median_s (latency)."""
+    med, value = res.get("median_s"), res.get("value")
+    if not isinstance(med, int | float) or not isinstance(value, int | float) or med <= 0:
+        return None
+    higher = bool(res.get("higher_is_better", True))
+    return (float(value) * med, True) if higher else (float(value) / med, False)
+
+
+def merge_rounds(rounds: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """One result event from the same figure's rounds (the same framework, device, benchmark and variant)."""
+    first = dict(rounds[-1])
+    scale = _to_value(first)
+    times = [float(t) for r in rounds for t in r.get("times_s") or ()]
+    round_medians = [float(r["median_s"]) for r in rounds if isinstance(r.get("median_s"), int | float)]
+    if scale is None or not times:
+        first["rounds"] = len(rounds)
+        return first
+    xs = sorted(times)
+    med = _pct(xs, 50)
+    lo_s, hi_s = median_ci(xs)
+    if len(round_medians) > 1:
+        lo_s, hi_s = min(lo_s, *round_medians), max(hi_s, *round_medians)
+    k, higher = scale
+    out = dict(first)
+    out.update(
+        median_s=med, iqr_s=_pct(xs, 75) - _pct(xs, 25), min_s=xs[0], samples=len(xs), times_s=times[:400],
+        value=k / med if higher else k * med, rounds=len(rounds),
+        ci=[k / hi_s, k / lo_s] if higher else [k * lo_s, k * hi_s],
+        machine=merge_machine([r.get("machine") or {} for r in rounds]),
+    )
+    params = dict(first.get("params") or {})
+    if isinstance(params.get("gflops"), int | float) and first.get("median_s"):
+        params["gflops"] = float(params["gflops"]) * float(first["median_s"]) / med  # conv: the same rescaling
+    if len(round_medians) > 1:
+        params["round_values"] = [k / m if higher else k * m for m in round_medians]
+    out["params"] = params
+    kept = [w for r in rounds for w in r.get("warnings") or () if not str(w).startswith(_SPREAD_PREFIXES)]
+    out["warnings"] = list(dict.fromkeys([*kept, *pooled_warnings(out, round_medians)]))
+    return out
+
+
+def pooled_warnings(res: Mapping[str, Any], round_medians: Sequence[float]) -> list[str]:
+    """The pyperf-style checks on the pooled figure: spread, sample count, rounds that disagree."""
+    out: list[str] = []
+    med, iqr, n = res.get("median_s") or 0.0, res.get("iqr_s") or 0.0, int(res.get("samples") or 0)
+    if med > 0 and iqr / med > OUTLIER_REL_IQR:
+        out.append(f"unstable: IQR is {iqr / med:.0%} of the median (another process may be using the CPU)")
+    if n < 5:
+        out.append(f"only {n} sample(s): the budget was too small for a stable figure")
+    if len(round_medians) > 1 and min(round_medians) > 0 and max(round_medians) / min(round_medians) - 1 > ROUND_SPREAD:
+        out.append(f"rounds disagree: their medians differ by {max(round_medians) / min(round_medians) - 1:.0%}")
+    return out
+
+
+def is_outlier(res: Mapping[str, Any], pct_of_peak: float | None) -> str | None:
+    """Why a pooled figure should be measured again, or None."""
+    med, iqr = res.get("median_s"), res.get("iqr_s")
+    if pct_of_peak is not None and pct_of_peak > PEAK_LIMIT:
+        return f"{pct_of_peak:.0f}% of the estimated peak"
+    if isinstance(med, int | float) and isinstance(iqr, int | float) and med > 0 and iqr / med > OUTLIER_REL_IQR:
+        return f"IQR {iqr / med:.0%} of the median"
+    values = (res.get("params") or {}).get("round_values") or []
+    if len(values) > 1 and min(values) > 0 and max(values) / min(values) - 1 > ROUND_SPREAD:
+        return f"rounds differ by {max(values) / min(values) - 1:.0%}"
+    return None
+
+
+def merge_machine(states: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The machine's state over several rounds: the worst load, others' use and steal; our share; the clocks."""
+    def vals(key: str) -> list[float]:
+        return [float(s[key]) for s in states if isinstance(s.get(key), int | float)]
+
+    others, steal, share, load, freq = vals("others_cores"), vals("steal_pct"), vals("own_share"), vals("load1"), \
+        vals("freq_mhz")
+    return {
+        "others_cores": max(others) if others else None, "steal_pct": max(steal) if steal else None,
+        "own_share": min(share) if share else None, "load1": max(load) if load else None,
+        "freq_mhz": [min(freq), max(freq)] if freq else None, "rounds": len(states),
+    }
+
+
+def busy_reason(machine: Mapping[str, Any], cores: int) -> str | None:
+    """Why the machine was too busy while a figure was measured (None: it was not, or nothing was readable)."""
+    others, steal = machine.get("others_cores"), machine.get("steal_pct")
+    if isinstance(steal, int | float) and steal > BUSY_STEAL_PCT:
+        return f"{steal:.0f}% CPU steal"
+    if isinstance(others, int | float) and others > BUSY_OTHERS_SHARE * max(cores, 1):
+        return f"other processes used {others:.1f} of {cores} cores"
+    return None

@@ -1,0 +1,124 @@
+"""A cache of the framework part of the probe, so a repeated `report --no-bench` need not import every framework.
+
+One JSON file per framework in the user cache folder (`FWADVISOR_CACHE_DIR` overrides, for tests and
+fleets), named by a hash of everything that could change what the framework's child finds: the
+versions of every adapter's distributions (Keras' answer depends on its backend's), the interpreter,
+the probe script itself, a hardware fingerprint (architecture, usable cores, CPU model, device nodes
+of accelerators) and the environment the child inherits (the allow-list of `child.ENV_ALLOW`). Only
+successful probes are stored; an entry older than `MAX_AGE_S` is ignored, and `--fresh` skips the cache.
+"""
+
+from __future__ import annotations
+
+import glob
+import hashlib
+import json
+import os
+import platform
+import sys
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from advisor import __version__
+from advisor.evidence.child import ENV_ALLOW
+
+if TYPE_CHECKING:
+    from advisor.evidence.probe import FrameworkProbe
+    from advisor.frameworks.base import FrameworkAdapter
+
+#: An entry older than this is probed again (a driver update or a new device changes nothing in the key).
+MAX_AGE_S = 24 * 3600.0
+#: Bumped when the stored shape changes.
+_FORMAT = 1
+#: Device nodes whose presence means an accelerator a framework could see.
+_DEVICE_GLOBS = ("/dev/nvidia[0-9]*", "/dev/kfd", "/dev/accel*", "/dev/davinci[0-9]*", "/dev/dri/renderD*")
+
+
+def cache_dir() -> Path:
+    """Where the probe cache lives: FWADVISOR_CACHE_DIR, else the platform's user cache folder."""
+    env = os.environ.get("FWADVISOR_CACHE_DIR")
+    if env:
+        return Path(env) / "probe"
+    import platformdirs  # deferred: only when the cache is touched
+
+    return Path(platformdirs.user_cache_dir("fwadvisor", appauthor=False)) / "probe"
+
+
+def _cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.startswith(("model name", "Hardware", "cpu model")):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor()
+
+
+def hardware_fingerprint() -> dict[str, Any]:
+    """Cheap facts that change when the machine (or the container's view of it) changes."""
+    try:
+        usable = len(os.sched_getaffinity(0))
+    except AttributeError:
+        usable = os.cpu_count() or 1
+    nodes = sorted(p for pattern in _DEVICE_GLOBS for p in glob.glob(pattern))
+    return {"machine": platform.machine(), "system": platform.system(), "cpus": os.cpu_count(), "usable": usable,
+            "cpu_model": _cpu_model(), "devices": nodes}
+
+
+def _script_digest(adapter: FrameworkAdapter) -> str:
+    path = Path(adapter.script_root(), *adapter.probe_module.split(".")).with_suffix(".py")
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    except OSError:
+        return "unreadable"
+
+
+def cache_key(adapter: FrameworkAdapter, env: Mapping[str, str] | None = None) -> str:
+    """The hash that names one framework's entry (`env`: variables added to its child's environment)."""
+    from advisor.frameworks import adapters as registry
+
+    versions = {a.id: a.installed() for a in [*registry().values(), adapter]}
+    child_vars = {k: v for k, v in os.environ.items() if k in ENV_ALLOW}
+    child_vars.update(env or {})
+    material = {
+        "format": _FORMAT, "fwadvisor": __version__, "adapter": adapter.id, "module": adapter.probe_module,
+        "script": _script_digest(adapter), "versions": versions, "python": sys.executable,
+        "python_version": sys.version, "hardware": hardware_fingerprint(), "env": dict(sorted(child_vars.items())),
+    }
+    return hashlib.sha256(json.dumps(material, sort_keys=True, default=str).encode()).hexdigest()[:32]
+
+
+def load(adapter_id: str, key: str, max_age_s: float = MAX_AGE_S) -> tuple[FrameworkProbe, float] | None:
+    """(the stored probe, its age in seconds), or None when there is none, it is too old or unreadable."""
+    from advisor.evidence.probe import FrameworkProbe
+
+    path = cache_dir() / f"{adapter_id}-{key}.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        age = time.time() - float(data["stored"])
+        if not 0 <= age <= max_age_s or data.get("key") != key:
+            return None
+        return FrameworkProbe.from_json(data["probe"]), age
+    except (OSError, ValueError, KeyError, TypeError):
+        return None  # a missing or damaged entry only means probing again
+
+
+def store(fp: FrameworkProbe, key: str) -> None:
+    """Keep a successful probe; failures are always probed again. A cache that cannot be written is no error."""
+    if fp.outcome != "ok":
+        return
+    from advisor.atomic import atomic_write_text
+
+    folder = cache_dir()
+    try:
+        now = time.time()
+        for old in folder.glob(f"{fp.id}-*.json"):  # drop entries past the age limit (other keys may be in use)
+            if now - old.stat().st_mtime > MAX_AGE_S:
+                old.unlink(missing_ok=True)
+        atomic_write_text(folder / f"{fp.id}-{key}.json",
+                          json.dumps({"key": key, "stored": time.time(), "probe": fp.to_json()}))
+    except OSError:
+        pass
