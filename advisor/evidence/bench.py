@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from advisor.errors import ReportError, UsageError
 from advisor.evidence.child import ChildResult, Outcome, run_child
+from advisor.evidence.children import CHILDREN
 from advisor.frameworks.base import FrameworkAdapter
 from advisor.paths import probes_root
 
@@ -439,7 +440,7 @@ def _run_script(
             # Finished and said so, then died on the way out (some runtimes crash at interpreter exit).
             run.tell(BenchEvent("note", framework, message=f"finished, then {child.error}"))
             return
-        if watchdog.reason == "cancelled":
+        if watchdog.reason == "cancelled" or (cancel is not None and cancel.is_set()):
             run.fail(framework, "*", None, "cancelled", "cancelled")
             return
         outcome, message = _child_failure(child, watchdog)
@@ -480,8 +481,10 @@ def _torchrun(
         args += ["--budget", f"{budget:g}"]
     env = {k: v for k, v in os.environ.items() if k.startswith(_COLLECTIVE_ENV_PREFIXES)}
     env["OMP_NUM_THREADS"] = "1"  # torchrun's default too: ranks share the cores
-    _run_script(run, adapter.id, "torch.distributed.run", args, ["allreduce"],
-                root=adapter.script_root(), bench_timeout=bench_timeout, cancel=cancel, env=env)
+    with CHILDREN.temp_dir("torchrun") as tmp:  # torchrun's log folders (mkdtemp) land here and go with it
+        env["TMPDIR"] = str(tmp)
+        _run_script(run, adapter.id, "torch.distributed.run", args, ["allreduce"],
+                    root=adapter.script_root(), bench_timeout=bench_timeout, cancel=cancel, env=env)
 
 
 def _compare_agreement(run: _Run, tol: float) -> None:
