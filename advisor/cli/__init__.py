@@ -19,6 +19,7 @@ exit codes:
   0  success
   1  failure (a measurement or command failed; details on stderr)
   2  bad usage or bad input (flags, YAML, profiles, reports): one line names the file, line and field
+  130, 143  stopped by SIGINT (Ctrl-C) or SIGTERM: every child process was ended first; one line says which
 
 Run `fwadvisor` with no command to open the interactive advisor.
 """
@@ -63,14 +64,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         from advisor.cli.commands import tui
 
         run = tui.run
-    try:
-        return int(run(args))
-    except AdvisorError as exc:
-        # The one place where bad input becomes one line on stderr and exit code 2.
-        print(f"fwadvisor: error: {exc}", file=sys.stderr)
-        return int(ExitCode.BAD_INPUT)
-    except KeyboardInterrupt:
-        print("fwadvisor: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        return int(ExitCode.OK)
+    from advisor.cli import signals
+
+    # One owner of the children for the whole command: Ctrl-C, SIGTERM and the exit all end them (and theirs).
+    with signals.owning_children():
+        try:
+            return int(run(args))
+        except AdvisorError as exc:
+            # The one place where bad input becomes one line on stderr and exit code 2.
+            print(f"fwadvisor: error: {exc}", file=sys.stderr)
+            return int(ExitCode.BAD_INPUT)
+        except (KeyboardInterrupt, signals.Terminated):
+            return signals.interrupted(signals.received())
+        except BrokenPipeError:
+            return int(ExitCode.OK)

@@ -9,6 +9,7 @@ explicit outcome: a framework that is missing, fails to import, crashes (with th
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -21,6 +22,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
+
+from advisor.evidence.children import CHILDREN, ChildrenClosed
 
 #: Environment variables a child may inherit beyond the basics: what changes how frameworks behave.
 ENV_ALLOW = (
@@ -88,13 +91,6 @@ def child_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     return env
 
 
-def _kill_group(proc: subprocess.Popen[str]) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
 def run_child(
     module: str,
     args: Sequence[str] = (),
@@ -110,13 +106,17 @@ def run_child(
 
     `root` is the folder holding the `probes` package: running there keeps a user's own
     `torch.py` in the current folder from shadowing the real framework. `timeout` bounds the
-    whole run; `cancel` stops it early (the process group is killed).
+    whole run; `cancel` stops it early (the child, its process tree and its marked processes are ended).
     """
     cmd = [python or sys.executable, "-m", module, *args]
     start = time.perf_counter()
+    if cancel is not None and cancel.is_set():
+        return ChildResult(Outcome.CANCELLED, error="cancelled")
     try:
-        proc = subprocess.Popen(
+        # Its own session and the run's marker (see children.py), so that stopping it reaches its helpers too.
+        proc = CHILDREN.popen(
             cmd,
+            label=module,
             cwd=root,
             env=child_env(env),
             stdin=subprocess.DEVNULL,
@@ -125,8 +125,9 @@ def run_child(
             text=True,
             encoding="utf-8",
             errors="replace",
-            start_new_session=True,  # its own process group, so a timeout kills its helpers too
         )
+    except ChildrenClosed:
+        return ChildResult(Outcome.CANCELLED, error="cancelled: the tool is stopping")
     except OSError as exc:
         return ChildResult(Outcome.CRASHED, error=f"could not start {cmd[0]}: {exc}")
     result = ChildResult(Outcome.OK)
@@ -167,23 +168,31 @@ def run_child(
         t.start()
     deadline = start + timeout
     ended_by: Outcome | None = None
-    while True:
-        try:
-            proc.wait(timeout=0.05)
-            break
-        except subprocess.TimeoutExpired:
-            pass
-        if cancel is not None and cancel.is_set():
-            ended_by = Outcome.CANCELLED
-        elif time.perf_counter() > deadline:
-            ended_by = Outcome.TIMED_OUT
-        if ended_by is not None:
-            _kill_group(proc)
-            proc.wait()
-            break
+    try:
+        while True:
+            try:
+                proc.wait(timeout=0.05)
+                break
+            except subprocess.TimeoutExpired:
+                pass
+            if cancel is not None and cancel.is_set():
+                ended_by = Outcome.CANCELLED
+            elif time.perf_counter() > deadline:
+                ended_by = Outcome.TIMED_OUT
+            if ended_by is not None:
+                CHILDREN.end(proc)
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    proc.wait(timeout=5)  # it survived SIGKILL only if stuck in the kernel: report, do not hang
+                break
+    except BaseException:
+        CHILDREN.end(proc, interrupted=True)  # Ctrl-C or SIGTERM in the thread that waits: end it here
+        raise
+    CHILDREN.end(proc)  # anything the child left behind: its group, its descendants, its marker
+    stopped_by_us = CHILDREN.closed or (cancel is not None and cancel.is_set())
+    if ended_by is None and (proc.returncode or 0) < 0 and stopped_by_us:
+        ended_by = Outcome.CANCELLED  # ended by the tool's own stop (a signal or quit), not a crash of its own
     for t in readers:
         t.join(timeout=2)
-    _kill_group(proc)  # reap anything the child left behind in its group
     result.wall_s = time.perf_counter() - start
     result.returncode = proc.returncode
     result.stderr_tail = "".join(stderr_chunks)[-4000:]

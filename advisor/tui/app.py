@@ -7,6 +7,7 @@ several screens share (answers, evidence, the latest assessment) and the calls i
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -133,9 +134,11 @@ class AdvisorApp(App[None]):
             self.notify(f"could not save settings: {exc}", severity="warning")
 
     async def action_quit(self) -> None:
-        """Quit: cancel every worker first; their cancel events reach the core, which kills its children."""
+        """Quit: cancel every worker, end every child process (torchrun's workers too), then exit."""
         self.save()
-        self.workers.cancel_all()
+        self.workers.cancel_all()  # first, so that no worker starts another child once they are ended
+        # Off the UI thread: ending children waits up to about a second for them to go.
+        await asyncio.to_thread(core.stop_children)
         self.exit()
 
     # --- navigation ------------------------------------------------------------------------------

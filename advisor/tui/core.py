@@ -84,6 +84,16 @@ def run_bench(
     return _json(fn(preset=preset, frameworks=frameworks, on_event=on_event, cancel=cancel))
 
 
+def stop_children() -> str:
+    """End every child process of this app (and theirs, torchrun's workers too); says what was stopped."""
+    return str(_attr("advisor.evidence.children", "CHILDREN").stop_all().describe())
+
+
+def children_alive() -> list[int]:
+    """PIDs of this app's child processes (and their descendants) still running."""
+    return list(_attr("advisor.evidence.children", "CHILDREN").alive())
+
+
 def runnable_frameworks(probe: dict[str, Any] | None) -> list[str]:
     """Frameworks the probe found installed and importable (what `fwadvisor report` benchmarks too)."""
     entries = (probe or {}).get("frameworks") or {}

@@ -106,16 +106,16 @@ def run(args: argparse.Namespace) -> int:
         except BaseException as exc:  # noqa: BLE001 - re-raised in the main thread below
             outcome["error"] = exc
 
-    # The run happens in a worker thread so that Ctrl-C (delivered to the main thread) can set the
-    # cancel event: the children run in their own sessions and would not see the interrupt.
+    # The run happens in a worker thread; Ctrl-C and SIGTERM reach the main thread, whose handlers
+    # (advisor/cli/signals.py) have already ended every child when the exception arrives here. The
+    # cancel event then stops the worker from trying the frameworks that remain.
     worker = threading.Thread(target=work, name="fwadvisor-bench", daemon=True)
     worker.start()
     try:
         while worker.is_alive():
             worker.join(0.2)
-    except KeyboardInterrupt:
+    except BaseException:
         cancel.set()
-        worker.join(30)
         raise
     if "error" in outcome:
         raise outcome["error"]

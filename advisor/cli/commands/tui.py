@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+import signal
 
 HELP = "open the interactive advisor (the default when no command is given)"
 
@@ -27,5 +29,19 @@ def run(args: argparse.Namespace) -> int:
     if report is not None:
         app.walk.step = "results"
         app.open_report(report)
-    app.run()
+    from advisor.cli import signals
+
+    def on_signal(signum: int) -> None:
+        # The children are already ended; leave through the app so the terminal is restored.
+        loop = asyncio._get_running_loop()
+        if loop is not None:
+            loop.call_soon_threadsafe(app.exit, None, signals.EXIT_CODES.get(signal.Signals(signum), 1))
+
+    signals.deliver_to(on_signal)
+    try:
+        app.run()
+    finally:
+        signals.deliver_to(None)
+    if signals.received() is not None:
+        return signals.interrupted()
     return int(app.return_code or 0)

@@ -13,6 +13,7 @@ from advisor.evidence.bench.figures import _env_of, _measurement
 from advisor.evidence.bench.presets import _COLLECTIVE_ENV_PREFIXES, IMPORT_TIMEOUT_S, MAX_RESTARTS
 from advisor.evidence.bench.results import BenchEvent, BenchFailure, Measurement
 from advisor.evidence.child import ChildResult, Outcome, run_child
+from advisor.evidence.children import CHILDREN
 from advisor.frameworks.base import FrameworkAdapter
 
 if TYPE_CHECKING:
@@ -168,7 +169,7 @@ def _run_script(
             # Finished and said so, then died on the way out (some runtimes crash at interpreter exit).
             run.tell(BenchEvent("note", framework, message=f"finished, then {child.error}"))
             return
-        if watchdog.reason == "cancelled":
+        if watchdog.reason == "cancelled" or (cancel is not None and cancel.is_set()):
             run.fail(framework, "*", None, "cancelled", "cancelled")
             return
         outcome, message = _child_failure(child, watchdog)
@@ -209,5 +210,7 @@ def _torchrun(
         args += ["--budget", f"{budget:g}"]
     env = {k: v for k, v in os.environ.items() if k.startswith(_COLLECTIVE_ENV_PREFIXES)}
     env["OMP_NUM_THREADS"] = "1"  # torchrun's default too: ranks share the cores
-    _run_script(run, adapter.id, "torch.distributed.run", args, ["allreduce"],
-                root=adapter.script_root(), bench_timeout=bench_timeout, cancel=cancel, env=env)
+    with CHILDREN.temp_dir("torchrun") as tmp:  # torchrun's log folders (mkdtemp) land here and go with it
+        env["TMPDIR"] = str(tmp)
+        _run_script(run, adapter.id, "torch.distributed.run", args, ["allreduce"],
+                    root=adapter.script_root(), bench_timeout=bench_timeout, cancel=cancel, env=env)

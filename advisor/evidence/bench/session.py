@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from advisor.evidence.child import _kill_group, child_env
+from advisor.evidence.child import child_env
+from advisor.evidence.children import CHILDREN, ChildrenClosed
 
 #: What a turn ended with.
 OK, DIED, TIMED_OUT, CANCELLED = "ok", "died", "timed_out", "cancelled"
@@ -54,11 +55,14 @@ class ChildSession:
         """Launch the child and wait for `ready` (or its end); the turn's events include `import` and `env`."""
         cmd = [sys.executable, "-m", self.module, *self.args, "--serve"]
         try:
-            self.proc = subprocess.Popen(
-                cmd, cwd=self.root, env=child_env(self.env), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, text=True, encoding="utf-8", errors="replace",
-                start_new_session=True,  # its own process group, so a kill takes its helpers too
+            # Through the registry of children: its own session and the run's marker, so that SIGINT, SIGTERM,
+            # cancel and quit end it and its helpers (children.py).
+            self.proc = CHILDREN.popen(
+                cmd, label=self.module, cwd=self.root, env=child_env(self.env), stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8", errors="replace",
             )
+        except ChildrenClosed:
+            return Turn(DIED, [{"event": "start_error", "error": "cancelled: the tool is stopping"}])
         except OSError as exc:
             return Turn(DIED, [{"event": "start_error", "error": f"could not start {cmd[0]}: {exc}"}])
         self._threads = [threading.Thread(target=self._read_stdout, daemon=True),
@@ -101,11 +105,7 @@ class ChildSession:
         """Kill the child's whole process group now and wait for it."""
         if self.proc is None:
             return
-        _kill_group(self.proc)
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            pass
+        CHILDREN.end(self.proc)  # its group, its descendants and whatever carries its marker
 
     # -- what became of it
 

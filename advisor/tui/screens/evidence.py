@@ -221,7 +221,9 @@ class EvidenceScreen(StepScreen):
         if not isinstance(message, EvidenceDone) or not self.is_mounted:
             return
         if message.kind == "probe":
-            if message.data is not None:
+            if message.cancelled:
+                self._status(self._cancelled_text(None))
+            elif message.data is not None:
                 self._show_probe(message.data)
                 self._status(
                     "Probe done; benchmarks running…" if self.advisor.walk.bench_preset != "none" else "Probe done."
@@ -232,16 +234,25 @@ class EvidenceScreen(StepScreen):
             if message.data is not None:
                 self._show_bench(message.data)
             if message.cancelled:
-                n = len((message.data or {}).get("results") or [])
-                self._status(
-                    f"Cancelled: child processes stopped; the {n} figures measured before are kept. "
-                    "Press s to run again."
-                )
+                self._status(self._cancelled_text(len((message.data or {}).get("results") or [])))
             elif message.data is not None:
                 wall = message.data.get("wall_s")
                 self._status(f"Benchmarks done in {_fmt(wall)} s. Press n for the results.")
             else:
                 self._status(f"Benchmarks not available: {message.error}")
+
+    def _cancelled_text(self, figures: int | None) -> str:
+        """What a cancel did, checked: "stopped" only when no child process of the run is left."""
+        kept = "" if figures is None else f"the {figures} figures measured before are kept. "
+        try:
+            left = core.children_alive()
+        except core.Unavailable:
+            return f"Cancelled (whether its child processes stopped could not be checked); {kept}Press s to run again."
+        if left:
+            pids = ", ".join(map(str, left[:5]))
+            return (f"Cancelled, but {len(left)} child process(es) still running (PID {pids}). "
+                    f"{kept}Press s to run again.")
+        return f"Cancelled: child processes stopped; {kept}Press s to run again."
 
     # --- drawing ---------------------------------------------------------------------------------
 

@@ -1,0 +1,91 @@
+"""SIGINT and SIGTERM for the whole tool: end every child at once, then exit 130/143 with one line on stderr.
+
+The handlers end the children themselves (through the one registry, `advisor.evidence.children`)
+before anything else happens, so the time to clean up does not depend on what the main thread
+is doing: waiting on a worker thread, inside a child's wait loop, or running the TUI's event
+loop. Then SIGINT raises KeyboardInterrupt and SIGTERM raises `Terminated` (a SystemExit), so
+the `finally` blocks on the way out (temporary files) run; `main` turns either into its exit
+code and one line. A program that shows its own screen (the TUI) can take the signal instead
+of the exception with `deliver_to`, and exits itself.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import signal
+import sys
+from collections.abc import Callable, Iterator
+from types import FrameType
+
+from advisor.evidence.children import CHILDREN, Stopped
+
+#: The conventional exit codes: 128 + the signal number.
+EXIT_CODES = {signal.SIGINT: 130, signal.SIGTERM: 143}
+
+
+class Terminated(SystemExit):
+    """SIGTERM arrived: leave through the `finally` blocks, exit 143."""
+
+    def __init__(self) -> None:
+        super().__init__(EXIT_CODES[signal.SIGTERM])
+
+
+class _State:
+    signum: int | None = None
+    stopped = Stopped()
+    deliver: Callable[[int], None] | None = None
+
+
+def _handle(signum: int, _frame: FrameType | None) -> None:
+    # Python runs handlers in the main thread only, so no lock: a lock taken here would deadlock on a nested signal.
+    if _State.signum is not None:
+        return  # already stopping: a second Ctrl-C must not abort the clean-up
+    _State.signum = signum
+    _State.stopped.merge(CHILDREN.close())
+    if _State.deliver is not None:
+        _State.deliver(signum)
+        return
+    if signum == signal.SIGINT:
+        raise KeyboardInterrupt
+    raise Terminated
+
+
+def _at_exit() -> None:
+    CHILDREN.close()
+
+
+@contextlib.contextmanager
+def owning_children() -> Iterator[None]:
+    """Install the handlers and the atexit hook for one command; end every child afterwards."""
+    _State.signum, _State.stopped, _State.deliver = None, Stopped(), None
+    previous = {s: signal.signal(s, _handle) for s in EXIT_CODES}
+    atexit.register(_at_exit)
+    try:
+        yield
+    finally:
+        # After a signal the registry stays closed; after a normal return (tests call `main` in-process) it
+        # only ends what is left, so the process can start children again.
+        _State.stopped.merge(CHILDREN.close() if _State.signum is not None else CHILDREN.stop_all())
+        for s, h in previous.items():
+            signal.signal(s, h)
+        atexit.unregister(_at_exit)
+
+
+def deliver_to(callback: Callable[[int], None] | None) -> None:
+    """Call `callback(signum)` instead of raising (after the children are ended); None restores raising."""
+    _State.deliver = callback
+
+
+def interrupted(signum: int | None = None) -> int:
+    """The exit code for the signal that stopped the tool, after one line on stderr saying what was stopped."""
+    signum = signum or _State.signum or signal.SIGINT
+    _State.stopped.merge(CHILDREN.close())  # Ctrl-C raised by Python itself, before a handler was installed
+    name = signal.Signals(signum).name
+    print(f"fwadvisor: interrupted by {name}: {_State.stopped.describe()}", file=sys.stderr, flush=True)
+    return EXIT_CODES.get(signal.Signals(signum), 128 + signum)
+
+
+def received() -> int | None:
+    """The signal that stopped the tool, if one did."""
+    return _State.signum

@@ -1,0 +1,241 @@
+"""No child outlives the tool: real signals to the real CLI, a real cancel and a real TUI quit; count what is left.
+
+Every child the advisor starts carries `FWADVISOR_RUN_ID=<tool pid>-...` (children run with a
+sanitised environment, and torchrun's workers leave the process group), so what is left is
+found by that marker with psutil. The hanging "framework" is a stand-in `torch` whose import
+sleeps, with package metadata, so that the bare CI venv runs these too; the torchrun cases use
+the real PyTorch (marked `frameworks`). Waits are for events (a process appearing), bounded;
+the 2 s promise is asserted with a little slack for a loaded machine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import psutil
+import pytest
+
+from advisor.evidence.children import CHILDREN, MARKER
+from tests.conftest import ROOT
+
+#: The promise is 2 s; the slack covers a scan and process exit on 2 loaded cores.
+LIMIT_S = 3.0
+HANG = "import time\n\ntime.sleep(600)  # an import that never finishes (a deadlocked driver call)\n"
+
+
+def marked(prefix: str) -> list[psutil.Process]:
+    """Live processes whose marker starts with `prefix` (`<tool pid>-` for a tool run as a subprocess)."""
+    out = []
+    for p in psutil.process_iter():
+        try:
+            value = p.environ().get(MARKER, "")
+            if value.startswith(prefix) and p.status() != psutil.STATUS_ZOMBIE:
+                out.append(p)
+        except (psutil.Error, OSError):
+            continue
+    return out
+
+
+def wait_for(predicate: Callable[[], Any], limit_s: float, what: str) -> Any:
+    """Poll until `predicate()` is truthy (a bound against hangs, not a timing assertion)."""
+    end = time.monotonic() + limit_s
+    while True:
+        value = predicate()
+        if value:
+            return value
+        assert time.monotonic() < end, f"gave up waiting for {what}"
+        time.sleep(0.05)
+
+
+def time_to_clean(prefix: str) -> float:
+    """Seconds until no process carrying the marker is left (fails past a bound)."""
+    start = time.monotonic()
+    wait_for(lambda: not marked(prefix), 15, "the children to end")
+    return time.monotonic() - start
+
+
+@pytest.fixture(scope="module")
+def standin(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder with a `torch` that hangs on import and metadata saying torch 0.0.0 is installed."""
+    root = tmp_path_factory.mktemp("hangtorch")
+    (root / "torch").mkdir()
+    (root / "torch" / "__init__.py").write_text(HANG)
+    meta = root / "torch-0.0.0.dist-info"
+    meta.mkdir()
+    (meta / "METADATA").write_text("Metadata-Version: 2.1\nName: torch\nVersion: 0.0.0\n")
+    return root
+
+
+def _tool(args: list[str], env: dict[str, str], tmp: Path) -> subprocess.Popen[str]:
+    env = {**env, "TMPDIR": str(tmp)}
+    return subprocess.Popen([sys.executable, "-m", "advisor", *args], cwd=tmp, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def _finish(tool: subprocess.Popen[str]) -> None:
+    """After a failed assertion: leave nothing behind for the next test (the tool, then whatever it left)."""
+    prefix = f"{tool.pid}-"
+    tool.kill()
+    tool.wait()
+    for p in marked(prefix):
+        p.kill()
+
+
+def _has(prefix: str, module: str, n: int = 1) -> bool:
+    return sum(any(module in part for part in p.cmdline()) for p in marked(prefix)) >= n
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_signal_during_bench_ends_a_hung_import(
+    sig: signal.Signals, standin: Path, cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    env = {**cli_env, "PYTHONPATH": f"{standin}{os.pathsep}{ROOT}"}
+    tool = _tool(["bench", "--framework", "pytorch", "--no-baseline", "--preset", "test", "--only", "gemm"], env,
+                 tmp_path)
+    prefix = f"{tool.pid}-"
+    try:
+        wait_for(lambda: _has(prefix, "probes.bench_torch"), 60, "the bench child to start")
+        tool.send_signal(sig)
+        assert time_to_clean(prefix) < LIMIT_S
+        _, err = tool.communicate(timeout=15)
+    finally:
+        _finish(tool)
+    assert tool.returncode == {signal.SIGINT: 130, signal.SIGTERM: 143}[sig]
+    last = err.strip().splitlines()[-1]
+    assert last == last.strip() and "Traceback" not in err
+    assert last.startswith(f"fwadvisor: interrupted by {sig.name}: stopped 1 child process (probes.bench_torch)")
+    assert not list(tmp_path.iterdir())  # nothing of the run left in its temp folder
+
+
+def test_sigterm_during_the_probe_ends_every_probe_child(
+    standin: Path, cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    env = {**cli_env, "PYTHONPATH": f"{standin}{os.pathsep}{ROOT}"}
+    tool = _tool(["probe", "--framework", "pytorch", "--timeout", "600"], env, tmp_path)
+    prefix = f"{tool.pid}-"
+    try:
+        wait_for(lambda: _has(prefix, "probes.fw_torch"), 60, "the probe child to start")
+        tool.send_signal(signal.SIGTERM)
+        assert time_to_clean(prefix) < LIMIT_S
+        _, err = tool.communicate(timeout=15)
+    finally:
+        _finish(tool)
+    assert tool.returncode == 143
+    assert "stopped 1 child process (probes.fw_torch)" in err.strip().splitlines()[-1]
+
+
+def test_cancel_ends_a_hung_child_and_its_late_descendants(tmp_path: Path) -> None:
+    """A child that starts a grandchild in a session of its own (as torchrun does) loses both to a cancel."""
+    from advisor.evidence.child import Outcome, run_child
+
+    pkg = tmp_path / "escaper"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "run.py").write_text(
+        "import subprocess, sys, time\n"
+        "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)'], start_new_session=True)\n"
+        "print('{\"event\": \"started\"}', flush=True)\n"
+        "time.sleep(600)\n"
+    )
+    cancel = threading.Event()
+    started = threading.Event()
+    out: dict[str, Any] = {}
+    worker = threading.Thread(target=lambda: out.update(r=run_child(
+        "escaper.run", root=tmp_path, timeout=600, cancel=cancel, on_event=lambda e: started.set())))
+    worker.start()
+    assert started.wait(30)
+    prefix = f"{CHILDREN.run_id}."
+    assert len(marked(prefix)) == 2  # the child and its escaped grandchild
+    cancel.set()
+    assert time_to_clean(prefix) < LIMIT_S
+    worker.join(10)
+    assert out["r"].outcome == Outcome.CANCELLED
+
+
+@pytest.mark.frameworks
+def test_sigint_during_torchrun_allreduce_ends_its_workers_and_temp_folders(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    tool = _tool(["bench", "--framework", "pytorch", "--no-baseline", "--preset", "test", "--only", "allreduce",
+                  "--nproc", "2"], cli_env, tmp_path)
+    prefix = f"{tool.pid}-"
+    try:
+        wait_for(lambda: _has(prefix, "probes.allreduce_torch", 2), 120, "torchrun's two workers")
+        assert any(p.name.startswith("fwadvisor-torchrun-") for p in tmp_path.iterdir())
+        tool.send_signal(signal.SIGINT)
+        assert time_to_clean(prefix) < LIMIT_S
+        _, err = tool.communicate(timeout=15)
+    finally:
+        _finish(tool)
+    assert tool.returncode == 130
+    last = err.strip().splitlines()[-1]
+    assert "torch.distributed.run" in last and "removed 1 temporary folder" in last, last
+    assert not list(tmp_path.iterdir())  # torchrun's log folders went with the run's private TMPDIR
+
+
+@pytest.mark.frameworks
+def test_cancel_during_torchrun_allreduce_ends_its_workers() -> None:
+    """The TUI's cancel: the worker's cancel event reaches the core while torchrun's workers run."""
+    from advisor.evidence.bench import run_bench
+
+    cancel = threading.Event()
+    out: dict[str, Any] = {}
+    worker = threading.Thread(target=lambda: out.update(r=run_bench(
+        preset="test", frameworks=["pytorch"], only=["allreduce"], baseline=False, cancel=cancel, nproc=2)))
+    worker.start()
+    prefix = f"{CHILDREN.run_id}."
+    wait_for(lambda: _has(prefix, "probes.allreduce_torch", 2), 120, "torchrun's two workers")
+    cancel.set()
+    assert time_to_clean(prefix) < LIMIT_S
+    worker.join(15)
+    assert [(f.framework, f.outcome) for f in out["r"].failures] == [("pytorch", "cancelled")]
+
+
+@pytest.mark.parametrize("key", ["q", "ctrl+q", "c"])
+def test_tui_quit_or_cancel_during_a_run_leaves_no_child(
+    key: str, standin: Path, kb: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from advisor.tui.app import AdvisorApp
+
+    monkeypatch.syspath_prepend(str(standin))  # the app reads torch's (stand-in) metadata
+    monkeypatch.setenv("PYTHONPATH", f"{standin}{os.pathsep}{ROOT}")  # its children import the stand-in
+    prefix = f"{CHILDREN.run_id}."
+    took: dict[str, float] = {}
+
+    async def body() -> None:
+        from _tui_support import goto
+
+        app = AdvisorApp(kb=kb, live=True, resume=False, frameworks=("pytorch",))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await goto(pilot, "evidence")
+            screen = app.screen
+            await pilot.press("s")
+            loop = asyncio.get_running_loop()
+            end = loop.time() + 60
+            while not _has(prefix, "probes.fw_torch"):
+                assert loop.time() < end, "the probe child did not start"
+                await pilot.pause(0.05)
+            start = time.monotonic()
+            await pilot.press(key)
+            if key == "c":
+                status = screen.query_one("#evidence-status")
+                while "Cancelled:" not in str(status.render()):
+                    assert loop.time() < end + 30, str(status.render())
+                    await pilot.pause(0.05)
+                assert not marked(prefix)  # the screen says "stopped" only once it is true
+                assert "child processes stopped" in str(status.render())
+                took["s"] = time.monotonic() - start
+                await pilot.press("q")
+        took.setdefault("s", time.monotonic() - start)
+
+    asyncio.run(body())
+    assert time_to_clean(prefix) + took["s"] < LIMIT_S
