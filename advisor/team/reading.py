@@ -9,6 +9,7 @@ from typing import Any
 
 from advisor.errors import ReportError
 from advisor.report import SCHEMA_VERSION
+from advisor.team.sanity import absurd_number, report_identity
 from advisor.team.summary import LoadedReport, Skipped
 
 #: The report schema this fwadvisor writes; reports of another major version are read leniently, with a warning.
@@ -45,6 +46,10 @@ def read_json_file(path: str | Path) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise ReportError(f"not valid JSON ({exc.msg}, column {exc.colno})", file=p, line=exc.lineno) from None
+    except RecursionError:
+        raise ReportError("not a report: the JSON is nested too deeply to read", file=p) from None
+    except ValueError:  # an integer literal with more digits than Python converts (over 4300)
+        raise ReportError("absurd number: an integer literal too long to read", file=p) from None
 
 
 def classify(data: Any) -> tuple[str | None, str]:
@@ -168,9 +173,14 @@ def machine_label(data: Mapping[str, Any], path: str) -> str:
 
 
 def load_reports(paths: Sequence[str | Path]) -> tuple[list[LoadedReport], list[Skipped]]:
-    """Read every file; unreadable, corrupt or foreign ones are returned as `Skipped`, never raised."""
+    """Read every file; unreadable, corrupt, foreign, absurd or repeated ones are returned as `Skipped`, never raised.
+
+    A report given twice (the same content, or the same report id) is used once: counting it twice
+    would give that machine's recommendation two votes.
+    """
     loaded: list[LoadedReport] = []
     skipped: list[Skipped] = []
+    seen: dict[str, str] = {}  # content digest or "id:<report id>" -> the first file that had it
     for raw_path in paths:
         path = str(raw_path)
         try:
@@ -183,5 +193,18 @@ def load_reports(paths: Sequence[str | Path]) -> tuple[list[LoadedReport], list[
         if kind is None:
             skipped.append(Skipped(path, why))
             continue
+        absurd = absurd_number(data)
+        if absurd is not None:
+            skipped.append(Skipped(path, f"absurd number: {absurd}"))
+            continue
+        own, digest = report_identity(data)
+        first = seen.get(digest) or (seen.get(f"id:{own}") if own else None)
+        if first is not None:
+            same = "identical content" if digest in seen else f"the same report id {own!r}"
+            skipped.append(Skipped(path, f"duplicate of {first} ({same}): counted once"))
+            continue
+        seen[digest] = path
+        if own:
+            seen[f"id:{own}"] = path
         loaded.append(LoadedReport(path, data, tuple(report_warnings(data, kind))))
     return loaded, skipped
