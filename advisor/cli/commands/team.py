@@ -1,25 +1,46 @@
-"""`fwadvisor team merge`: merge several machines' reports into a team summary with a checklist per machine."""
+"""`fwadvisor team`: `merge` several machines' reports into one summary; `decide` one answer from members' profiles."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-HELP = "team mode: merge several machines' `report --json` files into one summary (team merge FILE...)"
+HELP = (
+    "team mode: merge machines' reports (team merge FILE...) or decide from members' profiles (team decide PROFILE...)"
+)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """`team merge FILE... [--framework ID] [--from ID] [--target ID] [--json|--markdown] [-o FILE]`."""
+    """`team merge FILE...` and `team decide PROFILE...`, each with --json/--markdown and -o FILE."""
     sub = parser.add_subparsers(dest="team_command", metavar="ACTION", required=True)
     merge = sub.add_parser("merge", help="merge report JSON files (corrupt or foreign files are named and skipped)")
     merge.add_argument("reports", nargs="+", metavar="FILE", help="report files from `fwadvisor report --json`")
     merge.add_argument("--framework", metavar="ID", help="the chosen framework (default: the reports' majority)")
     merge.add_argument("--from", dest="from_framework", metavar="ID", help="the framework the team uses today")
     merge.add_argument("--target", action="append", default=[], metavar="ID", help="a deployment target (repeatable)")
-    fmt = merge.add_mutually_exclusive_group()
+    _output_flags(merge)
+    merge.set_defaults(_run=run)
+    decide = sub.add_parser(
+        "decide",
+        help="one team answer from every member's profile (weights or pairwise judgements, constraints)",
+        description="Aggregate the members' profiles (AIJ for pairwise judgements, AIP for weights; every member's "
+        "hard constraints apply) and show each member's answer, the team's, the consensus and its fragility.",
+    )
+    decide.add_argument("profiles", nargs="+", metavar="PROFILE", help="one profile YAML per member")
+    evidence = decide.add_mutually_exclusive_group()
+    evidence.add_argument("--from-json", metavar="REPORT", help="use the evidence of a saved report; measure nothing")
+    evidence.add_argument("--no-bench", action="store_true", help="skip the benchmarks (the probe still runs)")
+    decide.add_argument("--preset", default="quick", help="benchmark preset (default: quick)")
+    decide.add_argument("--seed", type=int, default=0, help="seed of the Monte-Carlo sensitivity analysis")
+    _output_flags(decide)
+    decide.set_defaults(_run=run_decide, identify=False)
+
+
+def _output_flags(parser: argparse.ArgumentParser) -> None:
+    fmt = parser.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="print JSON")
     fmt.add_argument("--markdown", action="store_true", help="print Markdown")
-    merge.add_argument("-o", "--output", metavar="FILE", help="write to FILE (Markdown, or JSON with --json/.json)")
+    parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE (Markdown, or JSON with --json/.json)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -36,4 +57,42 @@ def run(args: argparse.Namespace) -> int:
     from advisor.cli.output import emit_document
 
     emit_document(args, summary.to_json(), summary.to_markdown())
+    return 0
+
+
+def run_decide(args: argparse.Namespace) -> int:
+    """Read every member's profile (bad ones named on stderr and left out), gather evidence once, decide."""
+    import dataclasses
+
+    from advisor.cli.commands.report import gather
+    from advisor.cli.output import emit_document
+    from advisor.errors import ProfileError, UsageError
+    from advisor.knowledge import load_knowledge
+    from advisor.knowledge.schema import Constraints
+    from advisor.team.decide import decide, team_candidates
+    from advisor.team.decision_doc import to_document
+    from advisor.team.decision_markdown import to_markdown_decision
+    from advisor.team.members import load_members
+
+    if args.from_json == "":
+        raise UsageError("needs a report file", field="--from-json")
+    kb = load_knowledge(args.kb)
+    members, left_out = load_members(kb, args.profiles)
+    for x in left_out:
+        print(f"fwadvisor: warning: left out {x.path}: {x.reason}", file=sys.stderr)
+    if not members:
+        raise ProfileError(
+            f"no usable member profile among {len(args.profiles)} file(s); see the line for each", field="profiles"
+        )
+    candidates, _ = team_candidates(kb, members)
+    # The evidence is gathered once, for the frameworks every member's constraints allow.
+    scope = dataclasses.replace(members[0].resolved, frameworks=tuple(candidates), constraints=Constraints())
+    probe, bench, _host = gather(args, kb, scope)
+    decision = decide(kb, members, left_out=left_out, probe=probe, bench=bench, seed=args.seed)
+    if args.from_json:
+        evidence = "saved report"
+    else:
+        evidence = "probe and benchmarks here" if bench else "probe here, no benchmarks"
+    doc = to_document(decision, kb, probe=probe, bench=bench, evidence=evidence)
+    emit_document(args, doc, to_markdown_decision(doc))
     return 0
