@@ -122,6 +122,8 @@ def _weight_flip(
             if d < -v[k] or 1.0 + d <= 0 or not math.isfinite(d):
                 continue
             share = (v[k] + d) / (1.0 + d)
+            if abs(share - v[k]) < 1e-9:  # all of the member's weight is on k already: moving it changes nothing
+                continue
             if best is None or abs(share - v[k]) < abs(best[0] - v[k]):
                 best = (float(share), i)
         if best is not None:
