@@ -10,7 +10,7 @@
   framework every member prefers to another stays ahead (the Pareto principle).
 * A mixed team: the AIJ weights stand for the pairwise members as a block, counted once per
   member in that same arithmetic mean.
-* Kendall's W (Kendall & Babington Smith 1939), with the tie correction: W = 12 S / (m^2 (n^3 - n)
+* Kendall's coefficient of concordance W (Kendall, *Rank Correlation Methods*), with the tie correction: W = 12 S / (m^2 (n^3 - n)
   - m sum T), S the squared deviations of the rank sums from their mean, T = sum (t^3 - t) over tied groups.
 """
 
