@@ -10,8 +10,9 @@
   framework every member prefers to another stays ahead (the Pareto principle).
 * A mixed team: the AIJ weights stand for the pairwise members as a block, counted once per
   member in that same arithmetic mean.
-* Kendall's coefficient of concordance W (Kendall, *Rank Correlation Methods*), with the tie correction: W = 12 S / (m^2 (n^3 - n)
-  - m sum T), S the squared deviations of the rank sums from their mean, T = sum (t^3 - t) over tied groups.
+* Kendall's coefficient of concordance W (Kendall, *Rank Correlation Methods*), tie-corrected:
+  W = 12 S / (m^2 (n^3 - n) - m sum T), S the squared deviations of the rank sums from their mean,
+  T = sum (t^3 - t) over each member's groups of tied ranks.
 """
 
 from __future__ import annotations

@@ -66,13 +66,12 @@ def run_decide(args: argparse.Namespace) -> int:
 
     from advisor.cli.commands.report import gather
     from advisor.cli.output import emit_document
-    from advisor.errors import ProfileError, UsageError
+    from advisor.errors import UsageError
     from advisor.knowledge import load_knowledge
     from advisor.knowledge.schema import Constraints
-    from advisor.team.decide import decide, team_candidates
-    from advisor.team.decision_doc import to_document
-    from advisor.team.decision_markdown import to_markdown_decision
+    from advisor.team.decide import team_candidates
     from advisor.team.members import load_members
+    from advisor.team.session import decide_members, no_members_error
 
     if args.from_json == "":
         raise UsageError("needs a report file", field="--from-json")
@@ -81,18 +80,15 @@ def run_decide(args: argparse.Namespace) -> int:
     for x in left_out:
         print(f"fwadvisor: warning: left out {x.path}: {x.reason}", file=sys.stderr)
     if not members:
-        raise ProfileError(
-            f"no usable member profile among {len(args.profiles)} file(s); see the line for each", field="profiles"
-        )
+        raise no_members_error(len(args.profiles))
     candidates, _ = team_candidates(kb, members)
     # The evidence is gathered once, for the frameworks every member's constraints allow.
     scope = dataclasses.replace(members[0].resolved, frameworks=tuple(candidates), constraints=Constraints())
     probe, bench, _host = gather(args, kb, scope)
-    decision = decide(kb, members, left_out=left_out, probe=probe, bench=bench, seed=args.seed)
     if args.from_json:
         evidence = "saved report"
     else:
         evidence = "probe and benchmarks here" if bench else "probe here, no benchmarks"
-    doc = to_document(decision, kb, probe=probe, bench=bench, evidence=evidence)
-    emit_document(args, doc, to_markdown_decision(doc))
+    out = decide_members(kb, members, left_out, probe=probe, bench=bench, evidence=evidence, seed=args.seed)
+    emit_document(args, out.document, out.markdown)
     return 0
