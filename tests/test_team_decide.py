@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
 import pytest
 from _scoring_support import load_small_kb, probe_fixture
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from advisor.profile import load_profile_text, resolve_profile
 from advisor.team.aggregate import aij, kendall_w
@@ -163,3 +166,35 @@ def test_bad_member_files_are_left_out_with_one_line_each(tmp_path: Path) -> Non
 
 def test_labels_drop_control_characters() -> None:
     assert clean_label("Eve\x1b[31m\x07 (ops)\n") == "Eve [31m (ops)"
+
+
+finite_or_not = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from([0.0, 1e308, 1e-320, -1.0]),
+    st.integers(min_value=-(10**30), max_value=10**30),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    weights=st.dictionaries(st.sampled_from(list(KB.criteria)), finite_or_not, max_size=4),
+    judgement=finite_or_not,
+)
+def test_hostile_numbers_leave_the_member_out_or_decide(tmp_path_factory, weights, judgement) -> None:  # type: ignore[no-untyped-def]
+    """Any number in a member file: that member is used or left out with one line; the decision is strict JSON."""
+    import yaml
+
+    from advisor.team.session import decide_files
+
+    folder = Path(tmp_path_factory.mktemp("hostile"))
+    w_file, p_file = folder / "w.yaml", folder / "p.yaml"
+    w_file.write_text(yaml.safe_dump({"weights": weights}))
+    p_file.write_text(yaml.safe_dump({"pairwise": [["performance", "deployment", judgement]]}))
+    good = folder / "good.yaml"
+    good.write_text(DEBUGGER)
+    out = decide_files(KB, [w_file, p_file, good], probe=None, bench=None, evidence="none")
+    json.dumps(out.document, allow_nan=False)
+    used = {m["file"] for m in out.document["members"]}
+    left = {x.path for x in out.left_out}
+    assert used | left == {str(w_file), str(p_file), str(good)} and not used & left
+    assert all("\n" not in x.reason for x in out.left_out)

@@ -23,12 +23,14 @@ from advisor.profile import AhpResult, CodebaseSize, Experience, Profile, Resolv
 from advisor.scoring.constraints import Exclusion, check_constraints
 from advisor.scoring.engine import Assessment, assess
 from advisor.scoring.sensitivity import DEFAULT_DRAWS
-from advisor.team.aggregate import aij, combine, kendall_w, ranks_of
+from advisor.team.aggregate import aij, combine, kendall_w, normalized, ranks_of
 from advisor.team.fragility import FRAGILE_CHANGE, Fragility, analyse_fragility
 from advisor.team.members import LeftOut, Member
 
 #: Monte-Carlo draws for each member's own assessment (the team's uses the engine's default).
 MEMBER_DRAWS = 500
+#: Team weight shares below this are set to zero (see `decide`).
+MIN_SHARE = 1e-12
 _LEVEL = list(Experience)
 _SIZE = list(CodebaseSize)
 
@@ -224,6 +226,8 @@ def decide(
             f"{group.consistency_ratio:.2f} > 0.10): they disagree with each other, not only within themselves"
         )
     weights = combine(group.weights if group else None, len(pairwise), [m.weights for m in individuals], criteria)
+    # A share below 1e-12 is zero in effect, and its reciprocal overflows the sensitivity's raw factors.
+    weights = normalized({c: (w if w >= MIN_SHARE else 0.0) for c, w in weights.items()})
     for m in members:
         warnings += [f"{m.label}: {w}" for w in m.resolved.warnings]
     team_resolved: ResolvedProfile = resolve_profile(_team_profile(members, weights, warnings), kb)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
@@ -56,9 +57,36 @@ def clean_label(text: str) -> str:
     return " ".join(kept.split()) or "member"
 
 
+def escaped(text: str) -> str:
+    """`text` with control characters written as escapes (a file name echoed into a line or Markdown)."""
+    return "".join(ch if unicodedata.category(ch)[0] != "C" else ascii(ch)[1:-1] for ch in text)
+
+
 def label_of(profile: Profile, path: str | Path) -> str:
     """The profile's own `member` name, else the file name without its extension."""
     return clean_label(profile.member if profile.member else Path(path).stem)
+
+
+#: A pairwise judgement beyond this ratio (either way) is on no judgement scale (Saaty's runs 1/9 to 9).
+MAX_JUDGEMENT = 1e6
+
+
+def check_numbers(profile: Profile, resolved: ResolvedProfile) -> None:
+    """`ProfileError` (file, line, field) for weights or judgements that are infinite, overflow, or absurd."""
+    for cid, w in (profile.weights or {}).items():
+        if not math.isfinite(w):
+            raise profile.fail(("weights", cid), "a weight must be a finite number")
+    for i, (_a, _b, x) in enumerate(profile.pairwise or []):
+        if not math.isfinite(x) or not 1 / MAX_JUDGEMENT <= x <= MAX_JUDGEMENT:
+            raise profile.fail(
+                ("pairwise", i, 2), f"a judgement must lie between 1/{MAX_JUDGEMENT:g} and {MAX_JUDGEMENT:g}"
+            )
+    try:
+        total = math.fsum(resolved.weights.values())
+    except OverflowError:
+        total = math.inf
+    if not math.isfinite(total) or not total > 0:
+        raise profile.fail(("weights",), "the weights add up to more than a float holds: use smaller numbers")
 
 
 def load_members(kb: KnowledgeBase, paths: Sequence[str | Path]) -> tuple[list[Member], list[LeftOut]]:
@@ -67,10 +95,11 @@ def load_members(kb: KnowledgeBase, paths: Sequence[str | Path]) -> tuple[list[M
     left_out: list[LeftOut] = []
     labels: Counter[str] = Counter()
     for raw in paths:
-        path = str(raw)
+        path = escaped(str(raw))
         try:
-            profile = load_profile(path)
+            profile = load_profile(raw)
             resolved = resolve_profile(profile, kb)
+            check_numbers(profile, resolved)
         except AdvisorError as exc:
             # The file is named once, by LeftOut; the reason keeps the line and field.
             where = (f"line {exc.line}: " if exc.line else "") + (f"{exc.field}: " if exc.field else "")
