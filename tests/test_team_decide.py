@@ -198,3 +198,15 @@ def test_hostile_numbers_leave_the_member_out_or_decide(tmp_path_factory, weight
     left = {x.path for x in out.left_out}
     assert used | left == {str(w_file), str(p_file), str(good)} and not used & left
     assert all("\n" not in x.reason for x in out.left_out)
+
+
+def test_pairwise_members_who_judged_different_criteria_are_averaged_as_priorities() -> None:
+    one = member("uma", "pairwise:\n  - [performance, deployment, 3]\n")
+    two = member("vic", "pairwise:\n  - [ecosystem, community, 2]\n")
+    d = team_of(one, two)
+    assert d.aij is None
+    assert any("do not link every criterion" in w for w in d.warnings)
+    # Each member's own eigenvector weights, averaged: performance 3/4 of uma's, ecosystem 2/3 of vic's.
+    assert d.weights["performance"] == pytest.approx(0.75 / 2)
+    assert d.weights["ecosystem"] == pytest.approx((2 / 3) / 2)
+    assert d.fragility.verdict in ("fragile", "robust")

@@ -79,6 +79,25 @@ def combine(
     return {c: math.fsum(n * r[c] for n, r in rows) / count for c in criteria}
 
 
+def team_weights(
+    weight_rows: Sequence[Mapping[str, float]], pairwise_rows: Sequence[Sequence[Judgement]], criteria: Sequence[str]
+) -> tuple[dict[str, float], AhpResult | None]:
+    """The team's weights (AIJ block + AIP mean) and the AIJ result (None where there is no block).
+
+    Where the pairwise members' judgements, pooled, do not link every criterion they name (two
+    members judged disjoint sets), no group matrix exists: each pairwise member's own eigenvector
+    weights then join the AIP mean as individuals.
+    """
+    if not pairwise_rows:
+        return combine(None, 0, weight_rows, criteria), None
+    try:
+        group = aij(pairwise_rows)
+    except ValueError:
+        own = [ahp_weights(r).weights for r in pairwise_rows]
+        return combine(None, 0, [*weight_rows, *own], criteria), None
+    return combine(group.weights, len(pairwise_rows), weight_rows, criteria), group
+
+
 def ranks_of(scores: Sequence[float]) -> NDArray[np.float64]:
     """Ranks (1 = best, highest score); tied scores share the mean of their places."""
     x = np.asarray(scores, dtype=float)

@@ -23,7 +23,7 @@ from advisor.profile import AhpResult, CodebaseSize, Experience, Profile, Resolv
 from advisor.scoring.constraints import Exclusion, check_constraints
 from advisor.scoring.engine import Assessment, assess
 from advisor.scoring.sensitivity import DEFAULT_DRAWS
-from advisor.team.aggregate import aij, combine, kendall_w, normalized, ranks_of
+from advisor.team.aggregate import kendall_w, normalized, ranks_of, team_weights
 from advisor.team.fragility import FRAGILE_CHANGE, Fragility, analyse_fragility
 from advisor.team.members import LeftOut, Member
 
@@ -219,13 +219,17 @@ def decide(
     warnings: list[str] = [f"{x.path}: left out: {x.reason}" for x in left_out]
     pairwise = [m for m in members if m.kind == "pairwise"]
     individuals = [m for m in members if m.kind == "weights"]
-    group = aij([m.judgements for m in pairwise]) if pairwise else None
+    weights, group = team_weights([m.weights for m in individuals], [m.judgements for m in pairwise], criteria)
+    if pairwise and group is None:
+        warnings.append(
+            "the pairwise members' judgements, pooled, do not link every criterion they name: "
+            "no group matrix exists, so each pairwise member's own weights are averaged (AIP) instead"
+        )
     if group is not None and group.consistency_ratio is not None and group.consistency_ratio > 0.10:
         warnings.append(
             f"the pairwise members' combined judgements are inconsistent (consistency ratio "
             f"{group.consistency_ratio:.2f} > 0.10): they disagree with each other, not only within themselves"
         )
-    weights = combine(group.weights if group else None, len(pairwise), [m.weights for m in individuals], criteria)
     # A share below 1e-12 is zero in effect, and its reciprocal overflows the sensitivity's raw factors.
     weights = normalized({c: (w if w >= MIN_SHARE else 0.0) for c, w in weights.items()})
     for m in members:

@@ -87,6 +87,11 @@ def to_markdown_decision(doc: dict[str, Any]) -> str:
         "eigenvector; weight members: normalised weights averaged (AIP); the team's weight is the mean over all "
         "members, the pairwise block counted once per member (docs/scoring.md)."
     )
+    if agg["pairwise_members"] and not agg["aij"]:
+        out.append(
+            "The pairwise members' judgements do not link up into one matrix (they judged different criteria), "
+            "so each one's own weights are averaged with the others' instead."
+        )
     if agg["aij"]:
         a = agg["aij"]
         cr = "n/a" if a["consistency_ratio"] is None else f"{a['consistency_ratio']:.2f}"

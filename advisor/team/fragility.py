@@ -23,7 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from advisor.profile import ahp_weights
-from advisor.team.aggregate import Judgement, aij, combine
+from advisor.team.aggregate import Judgement, team_weights
 from advisor.team.members import Member
 
 #: A member's change of one weight below this many share points that changes the answer makes it fragile.
@@ -93,8 +93,7 @@ def team_weights_of(
     weight_rows: Sequence[dict[str, float]], pairwise_rows: Sequence[Sequence[Judgement]], criteria: Sequence[str]
 ) -> dict[str, float]:
     """The team's weights from the members' inputs (AIJ for the pairwise block, then the mean over members)."""
-    block = aij(pairwise_rows).weights if pairwise_rows else None
-    return combine(block, len(pairwise_rows), weight_rows, criteria)
+    return team_weights(weight_rows, pairwise_rows, criteria)[0]
 
 
 def _winner(x: NDArray[np.float64], weights: dict[str, float], criteria: Sequence[str]) -> int:
