@@ -1,5 +1,11 @@
-"""Team mode: merge the report JSON files of several machines into one summary with a checklist per machine.
+"""Team mode: merge several machines' reports (`merge`), or decide from several members' profiles (`decide`).
 
+Decisions: `members` reads each member's profile, `aggregate` pools them (AIJ, AIP, Kendall's W),
+`decide` scores the team and every member on the same evidence, `fragility` finds who could tip
+the answer, `decision_doc`/`decision_schema`/`decision_markdown` render it, `session` is the
+one call the CLI and the TUI share.
+
+Merging:
 Each member runs `fwadvisor report --json` on their own machine; `merge_reports` lines the machines up
 side by side for the chosen framework: what each machine has, whether it can run the framework on an
 accelerator, who needs a driver or Python upgrade, the benchmark figures each measured, and the

@@ -9,8 +9,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
-from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Label
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Header, Input, Label, Static
 
 from advisor.tui.widgets.team_view import TeamView
 
@@ -26,8 +26,17 @@ class TeamDecided(Message):
         self.document, self.markdown, self.left_out = document, markdown, left_out
 
 
-class TeamScreen(Screen[None]):
-    """Member profile files in, the team decision out (aggregated by the core, as `team decide`)."""
+class TeamScreen(ModalScreen[None]):
+    """Member profile files in, the team decision out (aggregated by the core, as `team decide`).
+
+    Modal, so that the walk's keys (back, next) stay with the Priorities step underneath.
+    """
+
+    DEFAULT_CSS = """
+    TeamScreen { background: $background; }
+    TeamScreen #team-body { height: 1fr; padding: 0 1; }
+    TeamScreen #team-help { color: $text-muted; }
+    """
 
     HELP = (
         "Type the members' profile files (YAML, separated by spaces; quote names with spaces) and press Enter. "
@@ -50,6 +59,7 @@ class TeamScreen(Screen[None]):
         yield Header()
         with Vertical(id="team-body"):
             yield Label("Team decision: each member's profile file", classes="section")
+            yield Static(self.HELP, id="team-help")
             yield Input(self.initial, placeholder="alice.yaml bob.yaml carol.yaml", id="team-files")
             yield TeamView(id="team-view")
         yield Footer()
