@@ -103,3 +103,10 @@ def test_all_members_bad_exits_2_with_one_line_each(bad_member: Path, tmp_path: 
     assert lines[0].startswith(f"fwadvisor: warning: left out {bad_member}: ")
     assert lines[1].startswith(f"fwadvisor: warning: left out {missing}: ")
     assert lines[2].startswith("fwadvisor: error: profiles: no usable member profile")
+
+
+@pytest.mark.parametrize(("flags", "field"), [(["--seed", "-1"], "--seed"), (["--from-json", ""], "--from-json")])
+def test_bad_flags_are_one_line_exit_2(flags: list[str], field: str) -> None:
+    result = run_cli(["team", "decide", *MEMBERS, *flags], base=None)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.strip().splitlines() == [result.stderr.strip()] and f"error: {field}: " in result.stderr

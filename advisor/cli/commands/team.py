@@ -75,6 +75,8 @@ def run_decide(args: argparse.Namespace) -> int:
 
     if args.from_json == "":
         raise UsageError("needs a report file", field="--from-json")
+    if not 0 <= args.seed < 2**63:  # NumPy's generator takes no negative seed
+        raise UsageError(f"must be between 0 and 2**63 - 1, not {args.seed}", field="--seed")
     kb = load_knowledge(args.kb)
     members, left_out = load_members(kb, args.profiles)
     for x in left_out:
