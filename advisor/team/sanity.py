@@ -17,8 +17,8 @@ from typing import Any
 MAX_MAGNITUDE = float(2**63)
 #: Counts (cores, devices, draws, results) above this are not a real machine's.
 MAX_COUNT = 2**24
-#: Byte sizes above 2**60 (one exbibyte) are not a real machine's memory.
-MAX_BYTES = 2**60
+#: Byte sizes at or above 2**62 are what cgroup v1 writes for "unlimited" and the probe drops: not a real size.
+MAX_BYTES = 2**62
 #: Keys whose values are counts or sizes: never negative, never absurdly large.
 _COUNT_SUFFIXES = ("_cores", "cores", "count", "_count", "draws", "repeats", "threads")
 _MAX_DEPTH = 64
