@@ -91,6 +91,7 @@ class Profile(_Model):
     weights: dict[Id, Annotated[float, Field(ge=0)]] | None = None
     pairwise: list[Judgement] | None = None  # [a, b, x]: criterion a is x times as important as b (Saaty 1-9)
     constraints: Constraints | None = None
+    member: Annotated[str, Field(min_length=1, max_length=80)] | None = None  # who this is in `team decide`
 
     _file: str = PrivateAttr(default="<profile>")
     _raw: Any = PrivateAttr(default=None)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -168,8 +167,10 @@ def test_tied_recommendations_warn(fkb, tmp_path: Path) -> None:  # type: ignore
 
 
 def test_duplicate_labels_are_made_unique(fkb, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    copy = tmp_path / "again.json"
-    shutil.copy(FAKE_GPU, copy)
+    copy = tmp_path / "again.json"  # another report of the same host (a later run): not a duplicate
+    report = json.loads(FAKE_GPU.read_text())
+    report["generated_at"] = "2026-12-01T10:00:00+00:00"
+    copy.write_text(json.dumps(report))
     summary = merge_reports(fkb, [FAKE_GPU, copy])
     assert [m.label for m in summary.machines] == ["alice-ws", "alice-ws (2)"]
 

@@ -1,25 +1,46 @@
-"""`fwadvisor team merge`: merge several machines' reports into a team summary with a checklist per machine."""
+"""`fwadvisor team`: `merge` several machines' reports into one summary; `decide` one answer from members' profiles."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-HELP = "team mode: merge several machines' `report --json` files into one summary (team merge FILE...)"
+HELP = (
+    "team mode: merge machines' reports (team merge FILE...) or decide from members' profiles (team decide PROFILE...)"
+)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """`team merge FILE... [--framework ID] [--from ID] [--target ID] [--json|--markdown] [-o FILE]`."""
+    """`team merge FILE...` and `team decide PROFILE...`, each with --json/--markdown and -o FILE."""
     sub = parser.add_subparsers(dest="team_command", metavar="ACTION", required=True)
     merge = sub.add_parser("merge", help="merge report JSON files (corrupt or foreign files are named and skipped)")
     merge.add_argument("reports", nargs="+", metavar="FILE", help="report files from `fwadvisor report --json`")
     merge.add_argument("--framework", metavar="ID", help="the chosen framework (default: the reports' majority)")
     merge.add_argument("--from", dest="from_framework", metavar="ID", help="the framework the team uses today")
     merge.add_argument("--target", action="append", default=[], metavar="ID", help="a deployment target (repeatable)")
-    fmt = merge.add_mutually_exclusive_group()
+    _output_flags(merge)
+    merge.set_defaults(_run=run)
+    decide = sub.add_parser(
+        "decide",
+        help="one team answer from every member's profile (weights or pairwise judgements, constraints)",
+        description="Aggregate the members' profiles (AIJ for pairwise judgements, AIP for weights; every member's "
+        "hard constraints apply) and show each member's answer, the team's, the consensus and its fragility.",
+    )
+    decide.add_argument("profiles", nargs="+", metavar="PROFILE", help="one profile YAML per member")
+    evidence = decide.add_mutually_exclusive_group()
+    evidence.add_argument("--from-json", metavar="REPORT", help="use the evidence of a saved report; measure nothing")
+    evidence.add_argument("--no-bench", action="store_true", help="skip the benchmarks (the probe still runs)")
+    decide.add_argument("--preset", default="quick", help="benchmark preset (default: quick)")
+    decide.add_argument("--seed", type=int, default=0, help="seed of the Monte-Carlo sensitivity analysis")
+    _output_flags(decide)
+    decide.set_defaults(_run=run_decide, identify=False)
+
+
+def _output_flags(parser: argparse.ArgumentParser) -> None:
+    fmt = parser.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="print JSON")
     fmt.add_argument("--markdown", action="store_true", help="print Markdown")
-    merge.add_argument("-o", "--output", metavar="FILE", help="write to FILE (Markdown, or JSON with --json/.json)")
+    parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE (Markdown, or JSON with --json/.json)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -36,4 +57,40 @@ def run(args: argparse.Namespace) -> int:
     from advisor.cli.output import emit_document
 
     emit_document(args, summary.to_json(), summary.to_markdown())
+    return 0
+
+
+def run_decide(args: argparse.Namespace) -> int:
+    """Read every member's profile (bad ones named on stderr and left out), gather evidence once, decide."""
+    import dataclasses
+
+    from advisor.cli.commands.report import gather
+    from advisor.cli.output import emit_document
+    from advisor.errors import UsageError
+    from advisor.knowledge import load_knowledge
+    from advisor.knowledge.schema import Constraints
+    from advisor.team.decide import team_candidates
+    from advisor.team.members import load_members
+    from advisor.team.session import decide_members, no_members_error
+
+    if args.from_json == "":
+        raise UsageError("needs a report file", field="--from-json")
+    if not 0 <= args.seed < 2**63:  # NumPy's generator takes no negative seed
+        raise UsageError(f"must be between 0 and 2**63 - 1, not {args.seed}", field="--seed")
+    kb = load_knowledge(args.kb)
+    members, left_out = load_members(kb, args.profiles)
+    for x in left_out:
+        print(f"fwadvisor: warning: left out {x.path}: {x.reason}", file=sys.stderr)
+    if not members:
+        raise no_members_error(len(args.profiles))
+    candidates, _ = team_candidates(kb, members)
+    # The evidence is gathered once, for the frameworks every member's constraints allow.
+    scope = dataclasses.replace(members[0].resolved, frameworks=tuple(candidates), constraints=Constraints())
+    probe, bench, _host = gather(args, kb, scope)
+    if args.from_json:
+        evidence = "saved report"
+    else:
+        evidence = "probe and benchmarks here" if bench else "probe here, no benchmarks"
+    out = decide_members(kb, members, left_out, probe=probe, bench=bench, evidence=evidence, seed=args.seed)
+    emit_document(args, out.document, out.markdown)
     return 0

@@ -11,6 +11,7 @@ from textual.widgets import Checkbox, Label, Static, TabbedContent, TabPane
 
 from advisor.tui import core
 from advisor.tui.messages import AssessmentReady, WeightChanged
+from advisor.tui.screens import team
 from advisor.tui.screens.base import StepScreen
 from advisor.tui.widgets.body import Body
 from advisor.tui.widgets.ranking import ranking_table
@@ -35,7 +36,9 @@ class PrioritiesScreen(StepScreen):
     BINDINGS = [
         Binding("p", "apply_preset", "Preset"),
         Binding("w", "pairwise", "Which matters more?"),
+        Binding("t", "team", "Team decision", show=False),  # in the help; the footer keeps the walk keys
     ]
+    action_team = team.open_team_screen  # several members' profiles -> the team's answer
 
     def __init__(self) -> None:
         super().__init__()

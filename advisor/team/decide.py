@@ -1,0 +1,277 @@
+"""`decide`: every member's profile scored on the same evidence, aggregated into one team answer.
+
+The team's weights come from `aggregate` (AIJ for pairwise members, AIP for weight members);
+every member's hard constraints (and the knowledge base's policies) apply to the team; the team's
+ranking, breakdown and sensitivity are the scoring engine's own, for the aggregated weights. On
+top: each member's own answer, Kendall's W over how the members rank the team's candidates, the
+criteria the members weigh most differently, and how fragile the team's answer is.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from advisor.knowledge.base import KnowledgeBase
+from advisor.profile import AhpResult, CodebaseSize, Experience, Profile, ResolvedProfile, resolve_profile
+from advisor.scoring.constraints import Exclusion, check_constraints
+from advisor.scoring.engine import Assessment, assess
+from advisor.scoring.sensitivity import DEFAULT_DRAWS
+from advisor.team.aggregate import kendall_w, normalized, ranks_of, team_weights
+from advisor.team.fragility import FRAGILE_CHANGE, Fragility, analyse_fragility
+from advisor.team.members import LeftOut, Member
+
+#: Monte-Carlo draws for each member's own assessment (the team's uses the engine's default).
+MEMBER_DRAWS = 500
+#: Team weight shares below this are set to zero (see `decide`).
+MIN_SHARE = 1e-12
+_LEVEL = list(Experience)
+_SIZE = list(CodebaseSize)
+
+
+@dataclass
+class MemberView:
+    """One member's own answer (their profile, their constraints) and how they rank the team's candidates."""
+
+    member: Member
+    assessment: Assessment
+    team_ranks: dict[str, float]  # framework -> rank (1 = best) among the team's candidates, on the team's scores
+
+    @property
+    def winner(self) -> str | None:
+        """The member's own winner (None when their constraints leave nothing)."""
+        return self.assessment.ranking[0].framework if self.assessment.ranking else None
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """A criterion the members weigh differently: the spread of their shares, and who is at each end."""
+
+    criterion: str
+    name: str
+    spread: float
+    low: float
+    low_members: list[str]
+    high: float
+    high_members: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form."""
+        return dataclasses.asdict(self)
+
+
+@dataclass
+class TeamDecision:
+    """The whole team decision, ready for JSON, Markdown and the TUI."""
+
+    members: list[MemberView]
+    left_out: list[LeftOut]
+    team: Assessment
+    weights: dict[str, float]
+    aij: AhpResult | None
+    kendall_w: float | None
+    winner_share: float | None
+    agreeing: list[str]
+    disagreements: list[Disagreement]
+    fragility: Fragility
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def winner(self) -> str | None:
+        """The team's answer."""
+        return self.team.ranking[0].framework if self.team.ranking else None
+
+
+def _team_profile(members: Sequence[Member], weights: dict[str, float], warnings: list[str]) -> Profile:
+    """One profile for the team: aggregated weights, the union of constraints, the team's background merged."""
+    current: list[str] = []
+    experience: dict[str, Experience] = {}
+    for m in members:
+        p = m.resolved.profile
+        current += [f for f in p.team.current if f not in current]
+        for fid, level in p.team.experience.items():
+            if fid not in experience or _LEVEL.index(level) > _LEVEL.index(experience[fid]):
+                experience[fid] = level  # the team knows a framework as well as its most experienced member
+    currents = {tuple(sorted(m.resolved.profile.team.current)) for m in members} - {()}
+    if len(currents) > 1:
+        warnings.append(
+            f"members name different current frameworks; the team's migration cost starts from all of {current}"
+        )
+    stated = [m.resolved.profile.codebase for m in members if m.resolved.profile.codebase.model_fields_set]
+    sizes = [c.effective_size() for c in stated] or [CodebaseSize.MEDIUM]
+    largest = max(sizes, key=_SIZE.index)
+    if len(set(sizes)) > 1:
+        warnings.append(f"members size the code base differently; the largest ({largest.value}) is used")
+    cons: dict[str, list[Any]] = {"must_run_on": [], "must_deploy_to": [], "exclude": []}
+    for m in members:
+        for key, items in cons.items():
+            items += [v for v in getattr(m.resolved.constraints, key) if v not in items]
+    return Profile.model_validate(
+        {
+            "team": {"current": current, "experience": experience},
+            "codebase": {"size": largest},
+            "weights": weights,
+            "constraints": {k: [getattr(v, "value", v) for v in items] for k, items in cons.items()},
+        }
+    )
+
+
+def team_candidates(kb: KnowledgeBase, members: Sequence[Member]) -> tuple[list[str], list[Exclusion]]:
+    """Candidates every member's constraints allow, and the rest with each member's reasons."""
+    candidates: list[str] = []
+    exclusions: list[Exclusion] = []
+    for fid in kb.frameworks:
+        hard: list[str] = []
+        soft: list[str] = []
+        for m in members:
+            if fid not in m.resolved.frameworks:
+                soft.append(f"not among the frameworks {m.label} considers")
+            else:
+                hard += check_constraints(kb, fid, m.resolved.constraints, f"{m.label}'s profile")
+        for pid in kb.policies:
+            hard += check_constraints(kb, fid, kb.policies[pid].constraints, f"policy {pid!r}")
+        if hard or soft:
+            exclusions.append(Exclusion(fid, hard + soft, "constraint" if hard else "not_considered"))
+        else:
+            candidates.append(fid)
+    return candidates, exclusions
+
+
+def _disagreements(kb: KnowledgeBase, members: Sequence[Member], top: int = 3) -> list[Disagreement]:
+    out: list[Disagreement] = []
+    if len(members) < 2:
+        return out
+    for cid, crit in kb.criteria.items():
+        shares = {m.label: m.weights[cid] for m in members}
+        lo, hi = min(shares.values()), max(shares.values())
+        if hi - lo < 0.005:  # under half a share point: not a disagreement worth a line
+            continue
+        out.append(
+            Disagreement(
+                cid,
+                crit.name,
+                hi - lo,
+                lo,
+                [k for k, v in shares.items() if v - lo < 1e-9],
+                hi,
+                [k for k, v in shares.items() if hi - v < 1e-9],
+            )
+        )
+    out.sort(key=lambda d: -d.spread)
+    return out[:top]
+
+
+def _statement(kb: KnowledgeBase, frag: Fragility, winner: str | None, sens_verdict: str | None) -> str:
+    if winner is None:
+        return "No framework meets every member's hard constraints: there is no team answer to change."
+    name = kb.frameworks[winner].name
+    if frag.verdict == "none":
+        return f"{name} is the only candidate left by the members' constraints: no weight can change that."
+    parts: list[str] = []
+    decisive = {m: w for m, w in frag.without.items() if w != winner}
+    for member, other in decisive.items():
+        parts.append(f"without {member}, the team's answer would be {kb.frameworks[other].name}")
+    if frag.flips:
+        f = frag.flips[0]
+        crit = kb.criteria[f.criterion].name
+        how = (
+            f"moved their weight of {crit} from {100 * f.from_share:.0f}% to {100 * f.to_share:.0f}%"
+            if f.how == "weight"
+            else f"judged {crit} {f.factor:.2g} times as important against every other criterion as they do now "
+            f"(their share {100 * f.from_share:.0f}% -> {100 * f.to_share:.0f}%)"
+        )
+        parts.append(f"if {f.member} {how}, {kb.frameworks[f.new_winner].name} would tie with {name} and then lead")
+    if frag.verdict == "fragile":
+        text = f"Fragile: {'; '.join(parts)}."
+    elif frag.flips:
+        text = (
+            f"Robust to any one member: no member moving one weight by less than {100 * FRAGILE_CHANGE:.0f} share "
+            f"points changes {name}; the smallest change that does: {parts[-1]}."
+        )
+    else:
+        text = f"Robust: no member moving any one weight, and no member leaving, changes {name}."
+    if sens_verdict == "tie":
+        text += " The team's own ranking is a statistical tie (see the sensitivity)."
+    return text
+
+
+def decide(
+    kb: KnowledgeBase,
+    members: Sequence[Member],
+    *,
+    left_out: Sequence[LeftOut] = (),
+    probe: dict[str, Any] | None = None,
+    bench: dict[str, Any] | None = None,
+    seed: int = 0,
+    draws: int | None = None,
+    today: dt.date | None = None,
+) -> TeamDecision:
+    """The team's answer from `members` (at least one) on the evidence given."""
+    if not members:
+        raise ValueError("a team decision needs at least one member")
+    criteria = list(kb.criteria)
+    warnings: list[str] = [f"{x.path}: left out: {x.reason}" for x in left_out]
+    pairwise = [m for m in members if m.kind == "pairwise"]
+    individuals = [m for m in members if m.kind == "weights"]
+    weights, group = team_weights([m.weights for m in individuals], [m.judgements for m in pairwise], criteria)
+    if pairwise and group is None:
+        warnings.append(
+            "the pairwise members' judgements, pooled, do not link every criterion they name: "
+            "no group matrix exists, so each pairwise member's own weights are averaged (AIP) instead"
+        )
+    if group is not None and group.consistency_ratio is not None and group.consistency_ratio > 0.10:
+        warnings.append(
+            f"the pairwise members' combined judgements are inconsistent (consistency ratio "
+            f"{group.consistency_ratio:.2f} > 0.10): they disagree with each other, not only within themselves"
+        )
+    # A share below 1e-12 is zero in effect, and its reciprocal overflows the sensitivity's raw factors.
+    weights = normalized({c: (w if w >= MIN_SHARE else 0.0) for c, w in weights.items()})
+    for m in members:
+        warnings += [f"{m.label}: {w}" for w in m.resolved.warnings]
+    team_resolved: ResolvedProfile = resolve_profile(_team_profile(members, weights, warnings), kb)
+    candidates, exclusions = team_candidates(kb, members)
+    team_resolved = dataclasses.replace(team_resolved, frameworks=tuple(candidates), policies=())
+    team = assess(kb, team_resolved, probe=probe, bench=bench, seed=seed, today=today, draws=draws or DEFAULT_DRAWS)
+    team.exclusions = exclusions
+    names = [b.framework for b in team.ranking]
+    x = np.array([[c.score for c in b.contributions] for b in team.ranking]) if names else np.zeros((0, len(criteria)))
+    views: list[MemberView] = []
+    rank_rows = []
+    for m in members:
+        own = assess(kb, m.resolved, probe=probe, bench=bench, seed=seed, today=today, draws=MEMBER_DRAWS)
+        ranks = ranks_of(x @ np.array([m.weights[c] for c in criteria])) if names else np.zeros(0)
+        rank_rows.append(ranks)
+        views.append(MemberView(m, own, {f: float(r) for f, r in zip(names, ranks, strict=True)}))
+    winner = names[0] if names else None
+    agreeing = [v.member.label for v in views if winner is not None and v.winner == winner]
+    frag = analyse_fragility(x, names, criteria, members) if names else Fragility("none", [], [], {})
+    frag.statement = _statement(kb, frag, winner, team.sensitivity.verdict if team.sensitivity else None)
+    if len(members) == 1:
+        warnings.append("a team of one: the team's answer is that member's own")
+    return TeamDecision(
+        members=views,
+        left_out=list(left_out),
+        team=team,
+        weights=weights,
+        aij=group,
+        kendall_w=kendall_w(rank_rows) if names else None,
+        winner_share=(len(agreeing) / len(members)) if winner is not None else None,
+        agreeing=agreeing,
+        disagreements=_disagreements(kb, members),
+        fragility=frag,
+        warnings=warnings,
+    )
+
+
+def mean_member_total(decision: TeamDecision, framework: str) -> float:
+    """The mean of the members' weighted sums for `framework` on the team's scores (a check on AIP's linearity)."""
+    row = next(b for b in decision.team.ranking if b.framework == framework)
+    scores = {c.criterion: c.score for c in row.contributions}
+    totals = [math.fsum(v.member.weights[c] * s for c, s in scores.items()) for v in decision.members]
+    return math.fsum(totals) / len(totals)

@@ -1,0 +1,111 @@
+"""The team decision as a JSON-ready document (validated on the way by the models in `decision_schema`)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from advisor import __version__
+from advisor.knowledge.base import KnowledgeBase
+from advisor.report import Ahp, Knowledge, Pack, Tool, anonymise, build_report
+from advisor.team.decide import MemberView, TeamDecision
+from advisor.team.decision_schema import (
+    AggregationSection,
+    AijSection,
+    ConsensusSection,
+    DisagreementModel,
+    FragilitySection,
+    LeftOutSection,
+    MemberRank,
+    MemberSection,
+    TeamDecisionDoc,
+    TeamSection,
+)
+
+
+def _path(path: str) -> str:
+    # A member's file path may hold the home folder, which names the user.
+    scrubbed = anonymise({"file": path})
+    return str(scrubbed["file"]) if scrubbed else path
+
+
+def _member(view: MemberView) -> MemberSection:
+    r = view.member.resolved
+    a = view.assessment
+    return MemberSection(
+        label=view.member.label,
+        file=_path(view.member.path),
+        input="pairwise" if view.member.kind == "pairwise" else "weights",
+        weight_source=r.weight_source,  # type: ignore[arg-type]
+        scenario=r.scenario,
+        normalized_weights=r.normalized_weights,
+        ahp=Ahp(
+            lambda_max=r.ahp.lambda_max,
+            consistency_index=r.ahp.consistency_index,
+            consistency_ratio=r.ahp.consistency_ratio,
+            missing_pairs=r.ahp.missing_pairs,
+        )
+        if r.ahp
+        else None,
+        constraints=r.constraints.model_dump(mode="json"),
+        winner=view.winner,
+        verdict=a.recommendation.verdict,  # type: ignore[arg-type]
+        ranking=[MemberRank(framework=b.framework, name=b.name, total=b.total) for b in a.ranking],
+        team_ranks=view.team_ranks,
+        warnings=[w.message for w in a.warnings if w.code == "profile"],
+    )
+
+
+def to_document(
+    decision: TeamDecision,
+    kb: KnowledgeBase,
+    *,
+    probe: dict[str, Any] | None,
+    bench: dict[str, Any] | None,
+    evidence: str,
+) -> dict[str, Any]:
+    """The JSON form of `decision` (schema `team-decision.schema.json`, version 1.0)."""
+    team_report = build_report(decision.team, kb, probe=probe, bench=bench, profile_source="team (aggregated)")
+    members = [v.member for v in decision.members]
+    aij = decision.aij
+    winner = decision.winner
+    doc = TeamDecisionDoc(
+        generated_at=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        tool=Tool(version=__version__),
+        knowledge=Knowledge(version=kb.version, packs=[Pack(**p.to_json()) for p in kb.packs]),
+        machine=team_report["machine"],
+        evidence={
+            "source": evidence,
+            "probe": probe is not None,
+            "benchmarks": len((bench or {}).get("results") or []) if bench else None,
+        },
+        members=[_member(v) for v in decision.members],
+        left_out=[LeftOutSection(file=_path(x.path), reason=x.reason) for x in decision.left_out],
+        aggregation=AggregationSection(
+            weight_members=[m.label for m in members if m.kind == "weights"],
+            pairwise_members=[m.label for m in members if m.kind == "pairwise"],
+            aij=AijSection(
+                members=[m.label for m in members if m.kind == "pairwise"],
+                weights=aij.weights,
+                lambda_max=aij.lambda_max,
+                consistency_index=aij.consistency_index,
+                consistency_ratio=aij.consistency_ratio,
+                missing_pairs=aij.missing_pairs,
+            )
+            if aij
+            else None,
+            team_weights=decision.weights,
+        ),
+        team=TeamSection(**{k: team_report[k] for k in TeamSection.model_fields}),
+        consensus=ConsensusSection(
+            kendall_w=None if decision.kendall_w is None else min(1.0, max(0.0, decision.kendall_w)),
+            candidates=[b.framework for b in decision.team.ranking],
+            winner_share=decision.winner_share,
+            agreeing=decision.agreeing,
+            disagreeing={v.member.label: v.winner for v in decision.members if winner and v.winner != winner},
+        ),
+        disagreements=[DisagreementModel(**d.to_json()) for d in decision.disagreements],
+        fragility=FragilitySection(**decision.fragility.to_json()),
+        warnings=[_path(w) for w in decision.warnings],
+    )
+    return doc.model_dump(mode="json")

@@ -1,0 +1,198 @@
+"""The team decision as versioned JSON: pydantic models (reusing the report's), the schema and its committed copies.
+
+`advisor/schemas/team-decision.schema.json` and `docs/team-decision.schema.json` are generated from
+the models below (`python -m advisor.team.decision_schema`); a test fails when they drift.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from advisor.report import (
+    Ahp,
+    ExclusionModel,
+    Knowledge,
+    Machine,
+    ProfileSection,
+    RankingEntry,
+    RecommendationSection,
+    SensitivitySection,
+    Tool,
+    WarningModel,
+)
+
+SCHEMA_VERSION: Literal["1.0"] = "1.0"
+SCHEMA_ID = "https://fwadvisor.invalid/schemas/team-decision-1.0.json"
+SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schemas" / "team-decision.schema.json"
+DOCS_NAME = "team-decision.schema.json"
+
+
+class _M(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class MemberRank(_M):
+    """One framework in a member's own ranking."""
+
+    framework: str
+    name: str
+    total: float = Field(ge=0, le=5)
+
+
+class MemberSection(_M):
+    """One member: their input, their own answer, and how they rank the team's candidates."""
+
+    label: str
+    file: str
+    input: Literal["weights", "pairwise"]
+    weight_source: Literal["profile", "scenario", "scenario+profile", "pairwise", "equal"]
+    scenario: str | None
+    normalized_weights: dict[str, float]
+    ahp: Ahp | None
+    constraints: dict[str, list[str]]
+    winner: str | None = Field(description="the member's own winner, under their own constraints")
+    verdict: Literal["clear", "likely", "tie", "single", "none"]
+    ranking: list[MemberRank]
+    team_ranks: dict[str, float] = Field(description="rank (1 = best) of each team candidate on the team's scores")
+    warnings: list[str]
+
+
+class LeftOutSection(_M):
+    """A member file that could not be used."""
+
+    file: str
+    reason: str
+
+
+class AijSection(_M):
+    """The pairwise members' combined judgements (element-wise geometric mean) and their eigenvector weights."""
+
+    members: list[str]
+    weights: dict[str, float]
+    lambda_max: float
+    consistency_index: float
+    consistency_ratio: float | None
+    missing_pairs: int
+
+
+class AggregationSection(_M):
+    """How the members' weights became the team's (see docs/scoring.md, team decisions)."""
+
+    judgements: Literal["aij_geometric_mean"] = "aij_geometric_mean"
+    priorities: Literal["aip_arithmetic_mean"] = "aip_arithmetic_mean"
+    eigenvector: Literal["principal"] = "principal"
+    combination: Literal["mean_over_members"] = "mean_over_members"
+    weight_members: list[str]
+    pairwise_members: list[str]
+    aij: AijSection | None
+    team_weights: dict[str, float]
+    reference: str = "docs/scoring.md"
+
+
+class ConsensusSection(_M):
+    """How far the members agree."""
+
+    kendall_w: float | None = Field(ge=0, le=1, description="Kendall's W over the members' ranks of the candidates")
+    candidates: list[str]
+    winner_share: float | None = Field(ge=0, le=1, description="share of members whose own winner is the team's")
+    agreeing: list[str]
+    disagreeing: dict[str, str | None] = Field(description="member -> their own winner, where it is not the team's")
+
+
+class DisagreementModel(_M):
+    """A criterion the members weigh differently."""
+
+    criterion: str
+    name: str
+    spread: float = Field(ge=0, le=1)
+    low: float
+    low_members: list[str]
+    high: float
+    high_members: list[str]
+
+
+class FlipModel(_M):
+    """The smallest change of one member's weight of one criterion that changes the team's answer."""
+
+    member: str
+    criterion: str
+    how: Literal["weight", "judgements"]
+    from_share: float
+    to_share: float
+    change: float
+    factor: float | None
+    new_winner: str
+
+
+class FragilitySection(_M):
+    """Who could change the team's answer alone, and how."""
+
+    verdict: Literal["fragile", "robust", "none"]
+    statement: str
+    fragile_below: float
+    smallest: FlipModel | None
+    flips: list[FlipModel]
+    unmoved: list[str]
+    without: dict[str, str]
+
+
+class TeamSection(_M):
+    """The team's answer: the scoring engine's ranking, breakdown and sensitivity for the aggregated weights."""
+
+    profile: ProfileSection
+    ranking: list[RankingEntry]
+    sensitivity: SensitivitySection | None
+    exclusions: list[ExclusionModel]
+    warnings: list[WarningModel]
+    recommendation: RecommendationSection
+
+
+class TeamDecisionDoc(_M):
+    """A full fwadvisor team decision."""
+
+    model_config = ConfigDict(extra="forbid", title="fwadvisor team decision")
+
+    schema_version: Literal["1.0"] = SCHEMA_VERSION
+    kind: Literal["team_decision"] = "team_decision"
+    generated_at: str
+    tool: Tool
+    knowledge: Knowledge
+    machine: Machine
+    evidence: dict[str, Any] = Field(description="where the probe and benchmark figures came from")
+    members: list[MemberSection]
+    left_out: list[LeftOutSection]
+    aggregation: AggregationSection
+    team: TeamSection
+    consensus: ConsensusSection
+    disagreements: list[DisagreementModel]
+    fragility: FragilitySection
+    warnings: list[str]
+
+
+def decision_schema() -> dict[str, Any]:
+    """The JSON Schema of the team decision, as generated from the models."""
+    schema = TeamDecisionDoc.model_json_schema()
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": SCHEMA_ID, **schema}
+
+
+def schema_text() -> str:
+    """The schema as committed: sorted keys, two-space indent, trailing newline."""
+    return json.dumps(decision_schema(), indent=2, sort_keys=True) + "\n"
+
+
+def write_schema_files(root: Path | None = None) -> list[Path]:
+    """Regenerate the committed schema files (the package copy and the one published in docs/)."""
+    root = root or Path(__file__).resolve().parent.parent.parent
+    targets = [SCHEMA_PATH, root / "docs" / DOCS_NAME]
+    for target in targets:
+        target.write_text(schema_text(), encoding="utf-8")
+    return targets
+
+
+if __name__ == "__main__":  # `python -m advisor.team.decision_schema` regenerates the schema after a model change
+    for written in write_schema_files():
+        print(f"wrote {written}")

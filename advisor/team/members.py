@@ -1,0 +1,113 @@
+"""The members of a team decision: each one's profile file read and resolved; a bad file is left out, named."""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from advisor.errors import AdvisorError
+from advisor.knowledge.base import KnowledgeBase
+from advisor.profile import Profile, ResolvedProfile, load_profile, resolve_profile
+
+
+@dataclass(frozen=True)
+class Member:
+    """One member: who, from which file, and their profile resolved against the knowledge base."""
+
+    label: str
+    path: str
+    resolved: ResolvedProfile
+
+    @property
+    def kind(self) -> str:
+        """How this member weighs the criteria: "pairwise" (AHP judgements) or "weights" (direct or a preset)."""
+        return "pairwise" if self.resolved.ahp is not None else "weights"
+
+    @property
+    def weights(self) -> dict[str, float]:
+        """Normalised weights, every criterion present."""
+        return self.resolved.normalized_weights
+
+    @property
+    def judgements(self) -> list[tuple[str, str, float]]:
+        """The member's pairwise judgements (empty for a weights member)."""
+        return [(a, b, float(x)) for a, b, x in self.resolved.profile.pairwise or []]
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """A member file that could not be used, and why (one line)."""
+
+    path: str
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"file": self.path, "reason": self.reason}
+
+
+def clean_label(text: str) -> str:
+    """A label safe for one line of Markdown or a terminal: control characters dropped, spaces collapsed."""
+    kept = "".join(ch if unicodedata.category(ch)[0] != "C" else " " for ch in text)
+    return " ".join(kept.split()) or "member"
+
+
+def escaped(text: str) -> str:
+    """`text` with control characters written as escapes (a file name echoed into a line or Markdown)."""
+    return "".join(ch if unicodedata.category(ch)[0] != "C" else ascii(ch)[1:-1] for ch in text)
+
+
+def label_of(profile: Profile, path: str | Path) -> str:
+    """The profile's own `member` name, else the file name without its extension."""
+    return clean_label(profile.member if profile.member else Path(path).stem)
+
+
+#: A pairwise judgement beyond this ratio (either way) is on no judgement scale (Saaty's runs 1/9 to 9).
+MAX_JUDGEMENT = 1e6
+
+
+def check_numbers(profile: Profile, resolved: ResolvedProfile) -> None:
+    """`ProfileError` (file, line, field) for weights or judgements that are infinite, overflow, or absurd."""
+    for cid, w in (profile.weights or {}).items():
+        if not math.isfinite(w):
+            raise profile.fail(("weights", cid), "a weight must be a finite number")
+    for i, (_a, _b, x) in enumerate(profile.pairwise or []):
+        if not math.isfinite(x) or not 1 / MAX_JUDGEMENT <= x <= MAX_JUDGEMENT:
+            raise profile.fail(
+                ("pairwise", i, 2), f"a judgement must lie between 1/{MAX_JUDGEMENT:g} and {MAX_JUDGEMENT:g}"
+            )
+    try:
+        total = math.fsum(resolved.weights.values())
+    except OverflowError:
+        total = math.inf
+    if not math.isfinite(total) or not total > 0:
+        raise profile.fail(("weights",), "the weights add up to more than a float holds: use smaller numbers")
+
+
+def load_members(kb: KnowledgeBase, paths: Sequence[str | Path]) -> tuple[list[Member], list[LeftOut]]:
+    """Read and resolve every member file; a file that fails is returned as `LeftOut`, never raised."""
+    members: list[Member] = []
+    left_out: list[LeftOut] = []
+    labels: Counter[str] = Counter()
+    for raw in paths:
+        path = escaped(str(raw))
+        try:
+            profile = load_profile(raw)
+            resolved = resolve_profile(profile, kb)
+            check_numbers(profile, resolved)
+        except AdvisorError as exc:
+            # The file is named once, by LeftOut; the reason keeps the line and field.
+            where = (f"line {exc.line}: " if exc.line else "") + (f"{exc.field}: " if exc.field else "")
+            left_out.append(LeftOut(path, clean_label(where + exc.message)))
+            continue
+        label = label_of(profile, path)
+        labels[label] += 1
+        if labels[label] > 1:
+            label = f"{label} ({labels[label]})"
+        members.append(Member(label, path, resolved))
+    return members, left_out

@@ -1,0 +1,184 @@
+"""`merge_reports`: the team's machines lined up for one framework, each with its own onboarding checklist."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from advisor.checklist import HARDWARE_LABELS, Checklist, build_checklist, detect_backends, machine_summary
+from advisor.errors import ReportError, UsageError
+from advisor.knowledge.base import KnowledgeBase
+from advisor.knowledge.schema import Hardware
+from advisor.team.reading import (
+    current_framework_of,
+    knowledge_version_of,
+    load_reports,
+    machine_label,
+    probe_of,
+    recommended_framework,
+    targets_of,
+)
+from advisor.team.summary import LoadedReport, MachineEntry, TeamSummary
+
+
+def _framework_status(probe: Mapping[str, Any] | None, framework: str) -> dict[str, Any]:
+    frameworks = probe.get("frameworks") if isinstance(probe, Mapping) else None
+    entry = frameworks.get(framework) if isinstance(frameworks, Mapping) else None
+    if not isinstance(entry, Mapping):
+        return {"installed": None, "version": None, "outcome": None, "accelerator_ok": None, "devices": []}
+    raw_devices = entry.get("devices")
+    devices = raw_devices if isinstance(raw_devices, list) else []
+    return {
+        "installed": entry.get("installed") if isinstance(entry.get("installed"), bool) else None,
+        "version": entry.get("version"),
+        "outcome": entry.get("outcome"),
+        "accelerator_ok": entry.get("accelerator_ok") if isinstance(entry.get("accelerator_ok"), bool) else None,
+        "devices": [d for d in devices if isinstance(d, Mapping)],
+    }
+
+
+def accelerator_verdict(
+    probe: Mapping[str, Any] | None, status: Mapping[str, Any], checklist: Checklist, framework_name: str
+) -> dict[str, str]:
+    """Whether this machine can run the framework on an accelerator, and why: the team table's key row."""
+    if not probe:
+        return {"status": "unknown", "detail": "the report has no probe of the machine"}
+    accels = [d for d in detect_backends(probe) if d.backend != Hardware.CPU]
+    if status.get("accelerator_ok") is True:
+        seen = [str(d.get("name") or d.get("kind")) for d in status.get("devices", []) if d.get("kind") != "cpu"]
+        where = ", ".join(seen) or ", ".join(d.detail for d in accels) or "an accelerator"
+        return {"status": "yes", "detail": f"{framework_name} {status.get('version') or ''} already runs on {where}"}
+    if not accels:
+        return {"status": "no", "detail": "no accelerator found: CPU only"}
+    if checklist.backend == Hardware.CPU:
+        names = ", ".join(f"{d.detail} ({HARDWARE_LABELS[d.backend]})" for d in accels)
+        return {"status": "no", "detail": f"{names} present, but {framework_name} has no usable route for it"}
+    label = HARDWARE_LABELS[checklist.backend]
+    if any(n.kind == "driver" for n in checklist.needs):
+        return {
+            "status": "needs_upgrade",
+            "detail": f"{label} present; upgrade the driver, then install the {label} build",
+        }
+    if status.get("installed") is True:
+        return {
+            "status": "after_install",
+            "detail": f"{label} present, but the installed {framework_name} does not use it: "
+            f"reinstall with the {label} line in the checklist",
+        }
+    return {"status": "after_install", "detail": f"{label} present: install the {label} build (see the checklist)"}
+
+
+def _benchmarks(data: Mapping[str, Any], framework: str) -> tuple[dict[str, Any], ...]:
+    bench = data.get("benchmarks")
+    results = bench.get("results") if isinstance(bench, Mapping) else None
+    if not isinstance(results, list):
+        return ()
+    keep = ("benchmark", "variant", "device", "metric", "value", "unit", "higher_is_better", "warnings")
+    return tuple(
+        {k: r.get(k) for k in keep if k in r}
+        for r in results
+        if isinstance(r, Mapping) and r.get("framework") == framework
+    )
+
+
+def _choose_framework(
+    kb: KnowledgeBase, loaded: Sequence[LoadedReport], framework: str | None, warnings: list[str]
+) -> tuple[str, str]:
+    if framework is not None:
+        if framework not in kb.frameworks:
+            raise UsageError(f"unknown framework {framework!r}; known: {', '.join(kb.frameworks)}", field="--framework")
+        return framework, "chosen with --framework"
+    votes = Counter(r for r in (recommended_framework(x.data) for x in loaded) if r in kb.frameworks)
+    if not votes:
+        raise UsageError(
+            "no report carries a recommendation this knowledge base knows; pass --framework ID", field="--framework"
+        )
+    ranked = votes.most_common()
+    best, count = ranked[0]
+    tied = [fid for fid, n in ranked if n == count]
+    if len(tied) > 1:
+        warnings.append(
+            f"the reports' recommendations are tied ({', '.join(tied)}); using {best}: pass --framework to choose"
+        )
+    return best, f"recommended by {count} of {len(loaded)} report(s)"
+
+
+def merge_reports(
+    kb: KnowledgeBase,
+    paths: Sequence[str | Path],
+    *,
+    framework: str | None = None,
+    from_framework: str | None = None,
+    targets: Sequence[str] = (),
+) -> TeamSummary:
+    """Merge report files into a team summary; `ReportError` only if none of them is usable."""
+    loaded, skipped = load_reports(paths)
+    if not loaded:
+        names = ", ".join(s.path for s in skipped) or "none given"
+        raise ReportError(
+            f"no usable report among the files ({names}); see the reasons with each file", field="reports"
+        )
+    warnings: list[str] = []  # skipped files have their own list; not repeated here
+    for report in loaded:
+        warnings += [f"{report.path}: {w}" for w in report.warnings]
+    fid, chosen_by = _choose_framework(kb, loaded, framework, warnings)
+    fw = kb.frameworks[fid]
+    versions = {r.path: knowledge_version_of(r.data) for r in loaded}
+    distinct = sorted({v for v in versions.values() if v})
+    if len(distinct) > 1:
+        warnings.append(
+            "the reports were made with different knowledge versions ("
+            + ", ".join(f"{Path(p).name}: {v}" for p, v in versions.items() if v)
+            + f"); their rankings may disagree for that reason. Checklists use {kb.version}."
+        )
+    elif distinct and distinct[0] != kb.version:
+        warnings.append(f"the reports were made with knowledge version {distinct[0]}; checklists use {kb.version}")
+    if from_framework is None:
+        currents = {current_framework_of(r.data) for r in loaded} - {None}
+        if len(currents) == 1:
+            (current,) = currents
+            if current in kb.frameworks and current != fid:
+                from_framework = current
+    team_targets = list(targets)
+    if not team_targets:
+        for report in loaded:
+            for t in targets_of(report.data):
+                if t in kb.targets and t not in team_targets:
+                    team_targets.append(t)
+    machines: list[MachineEntry] = []
+    labels: Counter[str] = Counter()
+    for report in loaded:
+        probe = probe_of(report.data)
+        label = machine_label(report.data, report.path)
+        labels[label] += 1
+        if labels[label] > 1:
+            label = f"{label} ({labels[label]})"
+        checklist = build_checklist(kb, fid, probe, from_framework=from_framework, targets=team_targets)
+        status = _framework_status(probe, fid)
+        machines.append(
+            MachineEntry(
+                label=label,
+                path=report.path,
+                machine=machine_summary(probe or {}),
+                framework_status=status,
+                accelerator=accelerator_verdict(probe, status, checklist, fw.name),
+                benchmarks=_benchmarks(report.data, fid),
+                recommendation=recommended_framework(report.data),
+                knowledge_version=versions[report.path],
+                checklist=checklist,
+                warnings=report.warnings,
+            )
+        )
+    return TeamSummary(
+        framework=fid,
+        framework_name=fw.name,
+        from_framework=from_framework,
+        chosen_by=chosen_by,
+        machines=tuple(machines),
+        skipped=tuple(skipped),
+        warnings=tuple(warnings),
+        knowledge_version=kb.version,
+        files_read=len(paths),
+    )
