@@ -239,6 +239,8 @@ def decide(
     team_resolved = dataclasses.replace(team_resolved, frameworks=tuple(candidates), policies=())
     team = assess(kb, team_resolved, probe=probe, bench=bench, seed=seed, today=today, draws=draws or DEFAULT_DRAWS)
     team.exclusions = exclusions
+    # The engine speaks to one person's profile; here the profile is the team's.
+    team.recommendation.summary = team.recommendation.summary.replace("for this profile", "for this team")
     names = [b.framework for b in team.ranking]
     x = np.array([[c.score for c in b.contributions] for b in team.ranking]) if names else np.zeros((0, len(criteria)))
     views: list[MemberView] = []
