@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -270,10 +269,3 @@ def decide(
         warnings=warnings,
     )
 
-
-def mean_member_total(decision: TeamDecision, framework: str) -> float:
-    """The mean of the members' weighted sums for `framework` on the team's scores (a check on AIP's linearity)."""
-    row = next(b for b in decision.team.ranking if b.framework == framework)
-    scores = {c.criterion: c.score for c in row.contributions}
-    totals = [math.fsum(v.member.weights[c] * s for c, s in scores.items()) for v in decision.members]
-    return math.fsum(totals) / len(totals)
