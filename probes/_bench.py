@@ -281,6 +281,7 @@ class Preset:
     allreduce_sizes: tuple[int, ...]  # float32 elements
     compile_heavy: bool  # also compile the transformer where compiling is slow (torch.compile on CPU)
     transfer_bytes: int = 64 << 20
+    compile_light: bool = True  # torch.compile the small MLP on CPU too (10-20 s there; the quick preset skips it)
 
 
 PRESETS: dict[str, Preset] = {
@@ -293,6 +294,7 @@ PRESETS: dict[str, Preset] = {
         name="quick", budget_s=0.35, gemm_sizes=(256, 1024), gemm_low_precision_sizes=(1024,),
         elementwise_n=1 << 23, conv_batch=4, conv_hw=56, conv_channels=64, mlp=(64, 256, 512, 10),
         transformer=(8, 64, 128, 4), latency_calls=100, allreduce_sizes=(1 << 20,), compile_heavy=False,
+        compile_light=False,
     ),
     "standard": Preset(
         name="standard", budget_s=1.0, gemm_sizes=(256, 512, 1024, 2048), gemm_low_precision_sizes=(1024, 2048),

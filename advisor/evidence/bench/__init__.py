@@ -26,6 +26,7 @@ from advisor.evidence.bench.presets import (
     MAX_RESTARTS,
     NUMPY,
     NUMPY_BENCHMARKS,
+    PRESET_BENCHMARKS,
     PRESETS,
     SCHEMA,
 )
@@ -33,6 +34,7 @@ from advisor.evidence.bench.results import BenchEvent, BenchFailure, BenchReport
 
 __all__ = [
     "ABOVE_PEAK", "AGREEMENT_TOL", "BENCHMARKS", "BENCH_TIMEOUT_S", "DEVICES", "IMPORT_TIMEOUT_S", "MAX_RESTARTS",
-    "NUMPY", "NUMPY_BENCHMARKS", "PRESETS", "SCHEMA", "BenchEvent", "BenchFailure", "BenchReport", "Measurement",
+    "NUMPY", "NUMPY_BENCHMARKS", "PRESETS", "PRESET_BENCHMARKS", "SCHEMA", "BenchEvent", "BenchFailure",
+    "BenchReport", "Measurement",
     "run_bench",
 ]
