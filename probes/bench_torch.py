@@ -175,7 +175,7 @@ def bench_train_mlp(ctx: B.Context) -> None:
     model, x, y = _mlp(ctx)
     batch, d_in, hidden, d_out = ctx.preset.mlp
     # torch.compile of even this MLP takes ~10-20 s on a CPU; the quick preset leaves it to standard.
-    compile_ok = ctx.preset.compile_light or ctx.handle.type != "cpu"
+    compile_ok = ctx.preset.full_variants or ctx.handle.type != "cpu"
     _train(ctx, "train_mlp", model, x, y, compile_ok, {"batch": batch, "sizes": [d_in, hidden, hidden, d_out]})
 
 

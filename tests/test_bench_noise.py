@@ -102,3 +102,28 @@ def test_rounds_interleave_the_frameworks_and_rotate(stub_root: Path) -> None:  
     # Both children were started before either measured: their framework_start events come first.
     kinds = [e.kind for e in events]
     assert kinds[:2] == ["framework_start", "framework_start"]
+
+
+def test_tables_read_well_at_80_columns(numpy_report: BenchReport) -> None:  # noqa: F811
+    import io
+    from dataclasses import replace
+
+    from rich.console import Console
+
+    from advisor.cli.commands.bench import render_report
+
+    extra = []
+    for fw in ("tensorflow", "pytorch"):
+        for variant, value, compile_s in (("eager", 3.5, None), ("compiled", 1.25, 12.5)):
+            extra.append(replace(numpy_report.results[0], framework=fw, benchmark="train_transformer",
+                                 variant=variant, unit="ms/step", value=value, compile_s=compile_s,
+                                 higher_is_better=False, warnings=("unstable: IQR is 31% of the median",)))
+    report = replace(numpy_report, results=(*numpy_report.results, *extra))
+    console = Console(width=80, record=True, file=io.StringIO())
+    console.print(render_report(report))
+    text = console.export_text()
+    assert max(len(line) for line in text.splitlines()) <= 80
+    assert "…" not in text  # no header or name cut short
+    for header in ("framework", "variant", "GFLOP/s", "±95%", "% peak", "workload", "compiled", "speed-up",
+                   "compile s", "tensorflow", "block step"):
+        assert header in text, header
