@@ -15,6 +15,7 @@ import atexit
 import contextlib
 import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from types import FrameType
 
@@ -35,6 +36,11 @@ class _State:
     signum: int | None = None
     stopped = Stopped()
     deliver: Callable[[int], None] | None = None
+    stopper: threading.Thread | None = None
+
+
+def _stop() -> None:
+    _State.stopped.merge(CHILDREN.close())
 
 
 def _handle(signum: int, _frame: FrameType | None) -> None:
@@ -42,7 +48,11 @@ def _handle(signum: int, _frame: FrameType | None) -> None:
     if _State.signum is not None:
         return  # already stopping: a second Ctrl-C must not abort the clean-up
     _State.signum = signum
-    _State.stopped.merge(CHILDREN.close())
+    # The children are ended in a thread of their own: the handler may interrupt the main thread anywhere (even
+    # half-way through importing a module that ending them needs), and this way ending them does not wait for
+    # the main thread to get through the `finally` blocks below.
+    _State.stopper = threading.Thread(target=_stop, name="fwadvisor-stop", daemon=True)
+    _State.stopper.start()
     if _State.deliver is not None:
         _State.deliver(signum)
         return
@@ -58,7 +68,7 @@ def _at_exit() -> None:
 @contextlib.contextmanager
 def owning_children() -> Iterator[None]:
     """Install the handlers and the atexit hook for one command; end every child afterwards."""
-    _State.signum, _State.stopped, _State.deliver = None, Stopped(), None
+    _State.signum, _State.stopped, _State.deliver, _State.stopper = None, Stopped(), None, None
     previous = {s: signal.signal(s, _handle) for s in EXIT_CODES}
     atexit.register(_at_exit)
     try:
@@ -80,7 +90,9 @@ def deliver_to(callback: Callable[[int], None] | None) -> None:
 def interrupted(signum: int | None = None) -> int:
     """The exit code for the signal that stopped the tool, after one line on stderr saying what was stopped."""
     signum = signum or _State.signum or signal.SIGINT
-    _State.stopped.merge(CHILDREN.close())  # Ctrl-C raised by Python itself, before a handler was installed
+    if _State.stopper is not None:
+        _State.stopper.join(10)  # ending takes about a second at most; the bound is against a stuck kernel call
+    _stop()  # what started meanwhile, and a Ctrl-C that Python raised itself before a handler was installed
     name = signal.Signals(signum).name
     print(f"fwadvisor: interrupted by {name}: {_State.stopped.describe()}", file=sys.stderr, flush=True)
     return EXIT_CODES.get(signal.Signals(signum), 128 + signum)
