@@ -1,17 +1,16 @@
 """SIGINT and SIGTERM for the whole tool: end every child at once, then exit 130/143 with one line on stderr.
 
-The handlers end the children themselves (through the one registry, `advisor.evidence.children`)
-before anything else happens, so the time to clean up does not depend on what the main thread
-is doing: waiting on a worker thread, inside a child's wait loop, or running the TUI's event
-loop. Then SIGINT raises KeyboardInterrupt and SIGTERM raises `Terminated` (a SystemExit), so
-the `finally` blocks on the way out (temporary files) run; `main` turns either into its exit
-code and one line. A program that shows its own screen (the TUI) can take the signal instead
-of the exception with `deliver_to`, and exits itself.
+The handler starts ending the children at once (through the one registry,
+`advisor.evidence.children`), in a thread of its own, so the time to clean up does not depend on
+what the main thread is doing: waiting on a worker thread, inside a child's wait loop, half-way
+through an import, or running the TUI's event loop. Then SIGINT raises KeyboardInterrupt and
+SIGTERM raises `Terminated` (a SystemExit), so the `finally` blocks on the way out (temporary
+files) run; `main` turns either into its exit code and one line. A program that shows its own
+screen (the TUI) takes the signal instead of the exception with `deliver_to`, and exits itself.
 """
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import signal
 import sys
@@ -61,16 +60,11 @@ def _handle(signum: int, _frame: FrameType | None) -> None:
     raise Terminated
 
 
-def _at_exit() -> None:
-    CHILDREN.close()
-
-
 @contextlib.contextmanager
 def owning_children() -> Iterator[None]:
-    """Install the handlers and the atexit hook for one command; end every child afterwards."""
+    """Install the handlers for one command; end every child afterwards (the registry's atexit hook is the net)."""
     _State.signum, _State.stopped, _State.deliver, _State.stopper = None, Stopped(), None, None
     previous = {s: signal.signal(s, _handle) for s in EXIT_CODES}
-    atexit.register(_at_exit)
     try:
         yield
     finally:
@@ -79,7 +73,6 @@ def owning_children() -> Iterator[None]:
         _State.stopped.merge(CHILDREN.close() if _State.signum is not None else CHILDREN.stop_all())
         for s, h in previous.items():
             signal.signal(s, h)
-        atexit.unregister(_at_exit)
 
 
 def deliver_to(callback: Callable[[int], None] | None) -> None:

@@ -13,6 +13,7 @@ a worker thread that is still running cannot start one after the tool decided to
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import itertools
 import os
@@ -114,6 +115,7 @@ class Children:
         self._temp_dirs: set[Path] = set()
         self._seq = itertools.count(1)
         self._closed = False
+        self._at_exit = False
         self._ended_by_interrupt = Stopped()
 
     # --- starting ----------------------------------------------------------------------------------
@@ -122,6 +124,10 @@ class Children:
         """Start `cmd` in a new session with this run's marker; raises `ChildrenClosed` once the tool is stopping."""
         import psutil  # noqa: F401 - imported before there is a child to end, never first while ending one
 
+        if not self._at_exit:
+            # Also for the library used without the CLI (tests, a notebook): what is left is ended at exit.
+            atexit.register(self.close)
+            self._at_exit = True
         with self._lock:  # held across the start, so a concurrent close() sees every child started before it
             if self._closed:
                 raise ChildrenClosed("the tool is stopping; no new child process")
