@@ -17,6 +17,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 from types import FrameType
+from typing import Any
 
 from advisor.evidence.children import CHILDREN, Stopped
 
@@ -89,6 +90,18 @@ def interrupted(signum: int | None = None) -> int:
     name = signal.Signals(signum).name
     print(f"fwadvisor: interrupted by {name}: {_State.stopped.describe()}", file=sys.stderr, flush=True)
     return EXIT_CODES.get(signal.Signals(signum), 128 + signum)
+
+
+def quiet_once_stopping(callback: Callable[[Any], None] | None) -> Callable[[Any], None] | None:
+    """A progress callback that falls silent once a signal came, so the last line says what was stopped."""
+    if callback is None:
+        return None
+
+    def relay(event: Any) -> None:
+        if _State.signum is None:
+            callback(event)
+
+    return relay
 
 
 def received() -> int | None:

@@ -83,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
 
     from rich.console import Console
 
+    from advisor.cli import signals
     from advisor.errors import UsageError
     from advisor.evidence.bench import run_bench
 
@@ -92,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("must be at least 1", field="--threads")
     err = Console(stderr=True)
     cancel = threading.Event()
-    progress = None if args.quiet else _progress_printer(err)
+    progress = signals.quiet_once_stopping(None if args.quiet else _progress_printer(err))
     outcome: dict[str, Any] = {}
 
     def work() -> None:
