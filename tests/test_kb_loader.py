@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from advisor.errors import KnowledgeError
 from advisor.knowledge import load_knowledge, validate_dirs
-from advisor.knowledge.schema import Hardware
+from advisor.knowledge.schema import Hardware, OperatingSystem, Support
 from advisor.yamlio import load_yaml_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,10 +52,46 @@ def test_deployment_routes_cover_every_target_and_framework(kb) -> None:  # type
     assert not missing
 
 
+def test_tpu7x_is_jax_and_pytorch_only_and_tensorflow_tpu_generations_say_so(kb) -> None:  # type: ignore[no-untyped-def]
+    # Google's TPU7x page: JAX and PyTorch can be used, TensorFlow is not supported.
+    for fid in ("jax", "pytorch"):
+        assert kb.frameworks[fid].hardware[Hardware.GOOGLE_TPU].generations["tpu7x"].status.usable, fid
+    assert kb.frameworks["tensorflow"].hardware[Hardware.GOOGLE_TPU].generations["tpu7x"].status == Support.NONE
+    for fw in kb.frameworks.values():
+        for hw, entry in fw.hardware.items():
+            for gen in entry.generations.values():
+                assert gen.sources and gen.as_of <= dt.date.today(), (fw.id, hw, gen)
+
+
+def test_every_framework_describes_linux_windows_and_macos(kb) -> None:  # type: ignore[no-untyped-def]
+    for fid, fw in kb.frameworks.items():
+        assert set(fw.platforms) == set(OperatingSystem), fid
+        assert fw.platforms[OperatingSystem.WINDOWS].wsl2 is not None, f"{fid}: say what WSL2 gives"
+        assert fw.platforms[OperatingSystem.LINUX].wsl2 is None, fid
+
+
+def test_engines_name_known_targets_frameworks_and_a_maintenance_state(kb) -> None:  # type: ignore[no-untyped-def]
+    assert {
+        "vllm",
+        "sglang",
+        "tensorrt_llm",
+        "tgi",
+        "llama_cpp",
+        "ollama",
+        "mlx_lm",
+        "onnxruntime_genai",
+        "litert_lm",
+    } <= set(kb.engines)
+    # TGI's own README: "now in maintenance mode"; the advisor must not present it as a fresh choice.
+    assert kb.engines["tgi"].status == Support.DEPRECATED
+    for eid, eng in kb.engines.items():
+        assert set(eng.targets) <= set(kb.targets), eid
+        assert eng.feeds and set(eng.feeds) <= set(kb.frameworks), eid
+    assert kb.engines["mlx_lm"].feeds["mlx"].status == Support.SUPPORTED
+
+
 def test_scenarios_weigh_known_criteria(kb) -> None:  # type: ignore[no-untyped-def]
-    assert {"research_prototyping", "production_inference", "mobile_edge", "tpu_first", "generic"} <= set(
-        kb.scenarios
-    )
+    assert {"research_prototyping", "production_inference", "mobile_edge", "tpu_first", "generic"} <= set(kb.scenarios)
     for scenario in kb.scenarios.values():
         assert set(scenario.weights) <= set(kb.criteria)
         assert sum(scenario.weights.values()) > 0

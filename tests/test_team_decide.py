@@ -210,3 +210,18 @@ def test_pairwise_members_who_judged_different_criteria_are_averaged_as_prioriti
     assert d.weights["performance"] == pytest.approx(0.75 / 2)
     assert d.weights["ecosystem"] == pytest.approx((2 / 3) / 2)
     assert d.fragility.verdict in ("fragile", "robust")
+
+
+def test_the_same_member_twice_counts_once(tmp_path: Path) -> None:
+    one = tmp_path / "ana.yaml"
+    one.write_text("member: Ana\n" + DEPLOYER)
+    copy = tmp_path / "ana-copy.yaml"
+    copy.write_text("member: Ana\n" + DEPLOYER)
+    twin = tmp_path / "bo.yaml"  # another person who happens to weigh the same: a member of their own
+    twin.write_text(DEPLOYER)
+    members, left = load_members(KB, [one, copy, twin, one])
+    assert [m.label for m in members] == ["Ana", "bo"]
+    assert [(Path(x.path).name, x.reason) for x in left] == [
+        ("ana-copy.yaml", f"the same member as {one}: counted once"),
+        ("ana.yaml", f"the same member as {one}: counted once"),
+    ]

@@ -75,7 +75,7 @@ def test_three_members_markdown_from_a_saved_report(bad_member: Path, tmp_path: 
     result = run_cli(["team", "decide", *MEMBERS, str(bad_member), "--from-json", SAVED, "-o", str(out)], base=None)
     assert result.returncode == 0, result.stderr
     md = out.read_text()
-    assert md.startswith("# Team decision: ")
+    assert md.startswith("# Team decision: ") and "best fit for this team" in md
     assert "**Rita (research)** (weights), **Pat (platform)** (pairwise), **lead** (weights)" in md
     assert f"Left out (1): `{bad_member}`" in md
     for heading in (

@@ -1,22 +1,23 @@
 """SIGINT and SIGTERM for the whole tool: end every child at once, then exit 130/143 with one line on stderr.
 
-The handlers end the children themselves (through the one registry, `advisor.evidence.children`)
-before anything else happens, so the time to clean up does not depend on what the main thread
-is doing: waiting on a worker thread, inside a child's wait loop, or running the TUI's event
-loop. Then SIGINT raises KeyboardInterrupt and SIGTERM raises `Terminated` (a SystemExit), so
-the `finally` blocks on the way out (temporary files) run; `main` turns either into its exit
-code and one line. A program that shows its own screen (the TUI) can take the signal instead
-of the exception with `deliver_to`, and exits itself.
+The handler starts ending the children at once (through the one registry,
+`advisor.evidence.children`), in a thread of its own, so the time to clean up does not depend on
+what the main thread is doing: waiting on a worker thread, inside a child's wait loop, half-way
+through an import, or running the TUI's event loop. Then SIGINT raises KeyboardInterrupt and
+SIGTERM raises `Terminated` (a SystemExit), so the `finally` blocks on the way out (temporary
+files) run; `main` turns either into its exit code and one line. A program that shows its own
+screen (the TUI) takes the signal instead of the exception with `deliver_to`, and exits itself.
 """
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from types import FrameType
+from typing import Any
 
 from advisor.evidence.children import CHILDREN, Stopped
 
@@ -35,6 +36,11 @@ class _State:
     signum: int | None = None
     stopped = Stopped()
     deliver: Callable[[int], None] | None = None
+    stopper: threading.Thread | None = None
+
+
+def _stop() -> None:
+    _State.stopped.merge(CHILDREN.close())
 
 
 def _handle(signum: int, _frame: FrameType | None) -> None:
@@ -42,7 +48,11 @@ def _handle(signum: int, _frame: FrameType | None) -> None:
     if _State.signum is not None:
         return  # already stopping: a second Ctrl-C must not abort the clean-up
     _State.signum = signum
-    _State.stopped.merge(CHILDREN.close())
+    # The children are ended in a thread of their own: the handler may interrupt the main thread anywhere (even
+    # half-way through importing a module that ending them needs), and this way ending them does not wait for
+    # the main thread to get through the `finally` blocks below.
+    _State.stopper = threading.Thread(target=_stop, name="fwadvisor-stop", daemon=True)
+    _State.stopper.start()
     if _State.deliver is not None:
         _State.deliver(signum)
         return
@@ -51,16 +61,11 @@ def _handle(signum: int, _frame: FrameType | None) -> None:
     raise Terminated
 
 
-def _at_exit() -> None:
-    CHILDREN.close()
-
-
 @contextlib.contextmanager
 def owning_children() -> Iterator[None]:
-    """Install the handlers and the atexit hook for one command; end every child afterwards."""
-    _State.signum, _State.stopped, _State.deliver = None, Stopped(), None
+    """Install the handlers for one command; end every child afterwards (the registry's atexit hook is the net)."""
+    _State.signum, _State.stopped, _State.deliver, _State.stopper = None, Stopped(), None, None
     previous = {s: signal.signal(s, _handle) for s in EXIT_CODES}
-    atexit.register(_at_exit)
     try:
         yield
     finally:
@@ -69,7 +74,6 @@ def owning_children() -> Iterator[None]:
         _State.stopped.merge(CHILDREN.close() if _State.signum is not None else CHILDREN.stop_all())
         for s, h in previous.items():
             signal.signal(s, h)
-        atexit.unregister(_at_exit)
 
 
 def deliver_to(callback: Callable[[int], None] | None) -> None:
@@ -80,10 +84,24 @@ def deliver_to(callback: Callable[[int], None] | None) -> None:
 def interrupted(signum: int | None = None) -> int:
     """The exit code for the signal that stopped the tool, after one line on stderr saying what was stopped."""
     signum = signum or _State.signum or signal.SIGINT
-    _State.stopped.merge(CHILDREN.close())  # Ctrl-C raised by Python itself, before a handler was installed
+    if _State.stopper is not None:
+        _State.stopper.join(10)  # ending takes about a second at most; the bound is against a stuck kernel call
+    _stop()  # what started meanwhile, and a Ctrl-C that Python raised itself before a handler was installed
     name = signal.Signals(signum).name
     print(f"fwadvisor: interrupted by {name}: {_State.stopped.describe()}", file=sys.stderr, flush=True)
     return EXIT_CODES.get(signal.Signals(signum), 128 + signum)
+
+
+def quiet_once_stopping(callback: Callable[[Any], None] | None) -> Callable[[Any], None] | None:
+    """A progress callback that falls silent once a signal came, so the last line says what was stopped."""
+    if callback is None:
+        return None
+
+    def relay(event: Any) -> None:
+        if _State.signum is None:
+            callback(event)
+
+    return relay
 
 
 def received() -> int | None:

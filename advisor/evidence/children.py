@@ -13,6 +13,7 @@ a worker thread that is still running cannot start one after the tool decided to
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import itertools
 import os
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 #: The environment variable every child (and every process it starts) carries.
 MARKER = "FWADVISOR_RUN_ID"
 #: Seconds between SIGTERM and SIGKILL; framework children die at once on SIGTERM, torchrun needs a moment.
-GRACE_S = 0.8
+GRACE_S = 0.5
 #: Seconds to wait for SIGKILLed processes to disappear before giving up on them (they are reported).
 KILL_WAIT_S = 0.8
 
@@ -55,7 +56,7 @@ class Stopped:
     """What one stop ended: labels of the children, how many processes in all, survivors (should be none)."""
 
     labels: list[str] = field(default_factory=list)
-    processes: int = 0
+    pids: set[int] = field(default_factory=set)  # a set: two stops racing for one process count it once
     survivors: list[int] = field(default_factory=list)
     temp_dirs: int = 0
     seconds: float = 0.0
@@ -63,19 +64,28 @@ class Stopped:
     def merge(self, other: Stopped) -> None:
         """Add another stop's figures to this one."""
         self.labels += other.labels
-        self.processes += other.processes
+        self.pids |= other.pids
         self.survivors += other.survivors
         self.temp_dirs += other.temp_dirs
-        self.seconds += other.seconds
+        self.seconds = max(self.seconds, other.seconds)  # stops run concurrently: the longest one
+
+    @property
+    def processes(self) -> int:
+        """How many processes were ended."""
+        return len(self.pids)
 
     def describe(self) -> str:
-        """One phrase: "stopped 3 child processes (probes.bench_torch, torch.distributed.run)"."""
-        if not self.processes and not self.labels:
+        """One phrase: "stopped torch.distributed.run and 2 processes it started in 0.6 s"."""
+        names = list(dict.fromkeys(self.labels))
+        if not self.processes:
             text = "no child process was running"
         else:
-            names = ", ".join(dict.fromkeys(self.labels)) or "unlabelled"
-            plural = "es" if self.processes != 1 else ""
-            text = f"stopped {self.processes} child process{plural} ({names}) in {self.seconds:.1f} s"
+            own = len(names) or 1
+            text = f"stopped {', '.join(names) or 'a child process'}"
+            if self.processes > own:
+                extra = self.processes - own
+                text += f" and {extra} process{'es' if extra != 1 else ''} {'it' if own == 1 else 'they'} started"
+            text += f" in {self.seconds:.1f} s"
         if self.temp_dirs:
             text += f"; removed {self.temp_dirs} temporary folder{'s' if self.temp_dirs != 1 else ''}"
         if self.survivors:
@@ -105,12 +115,19 @@ class Children:
         self._temp_dirs: set[Path] = set()
         self._seq = itertools.count(1)
         self._closed = False
+        self._at_exit = False
         self._ended_by_interrupt = Stopped()
 
     # --- starting ----------------------------------------------------------------------------------
 
     def popen(self, cmd: Sequence[str], *, env: dict[str, str], label: str, **kwargs: Any) -> subprocess.Popen[Any]:
         """Start `cmd` in a new session with this run's marker; raises `ChildrenClosed` once the tool is stopping."""
+        import psutil  # noqa: F401 - imported before there is a child to end, never first while ending one
+
+        if not self._at_exit:
+            # Also for the library used without the CLI (tests, a notebook): what is left is ended at exit.
+            atexit.register(self.close)
+            self._at_exit = True
         with self._lock:  # held across the start, so a concurrent close() sees every child started before it
             if self._closed:
                 raise ChildrenClosed("the tool is stopping; no new child process")
@@ -175,7 +192,8 @@ class Children:
         for d in dirs:
             shutil.rmtree(d, ignore_errors=True)
         stopped.temp_dirs = len(dirs)
-        stopped.labels = [c.label for c in live] if stopped.processes else []
+        ended = [c.label for c in live if c.proc.pid in stopped.pids]
+        stopped.labels = (ended or [c.label for c in live]) if stopped.processes else []
         stopped.seconds = time.monotonic() - start
         earlier.merge(stopped)
         return earlier
@@ -243,7 +261,7 @@ class Children:
         start = time.monotonic()
         procs = self._collect(roots, markers, prefix)
         targets = [p for p in procs if _alive(p)]
-        stopped = Stopped(processes=len(targets))
+        stopped = Stopped(pids={p.pid for p in targets})
         for sig, wait in ((signal.SIGTERM, GRACE_S), (signal.SIGKILL, KILL_WAIT_S)):
             if not targets:
                 break
@@ -257,7 +275,7 @@ class Children:
         # A child may have started another process while it was being stopped (torchrun starting a worker).
         late = [p for p in self._collect([], markers, prefix) if _alive(p)]
         if late:
-            stopped.processes += len(late)
+            stopped.pids |= {p.pid for p in late}
             self._signal(late, [], signal.SIGKILL)
             deadline = time.monotonic() + KILL_WAIT_S
             while late and time.monotonic() < deadline:

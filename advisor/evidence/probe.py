@@ -477,7 +477,10 @@ def run_probe(
         accelerators = section("accelerators", probe_accelerators, dict)
         software = section("software", lambda: probe_software(identify=identify), _unknown_software)
         versions = section("knowledge", lambda: _python_versions(kb, fast, notes), lambda: None)
-        fw_thread.join()
+        while fw_thread.is_alive():
+            # In slices: a signal the kernel hands to another thread does not wake a lock wait, and Python runs
+            # its handler (which ends the children) only when the main thread gets back to bytecode.
+            fw_thread.join(0.1)
     except BaseException:
         cancel.set()  # Ctrl-C or a failure here: kill the children rather than wait for their timeouts
         fw_thread.join(timeout=10)

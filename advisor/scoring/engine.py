@@ -208,6 +208,8 @@ def assess(
         warnings.append(Warning_("benchmark_outlier", text, fid))
     for fid, text in ev.spread_warnings(bench):
         warnings.append(Warning_("benchmark_spread", text, fid))
+    if busy := ev.machine_busy(bench):
+        warnings.append(Warning_("machine_busy", busy))
     for f in (bench or {}).get("failures") or []:
         if f.get("outcome") == "skipped":  # a preset's deliberate choice, not a failure
             continue

@@ -5,7 +5,9 @@ Three kinds, chosen per criterion by `Criterion.evidence` in `criteria.yaml`:
 * **benchmark**: each framework's throughput relative to the best framework on the same device and
   benchmark (geometric mean of ratios over the benchmarks they share; Fleming & Wallace 1986), mapped
   to 0-5 by `5 * sqrt(ratio)` and blended with the knowledge score with weight `BENCH_WEIGHT` scaled
-  by how many benchmarks were shared.
+  by how many benchmarks were shared. Where figures carry 95% confidence intervals, the ratio is taken
+  at the intervals' near ends (overlapping intervals: equal); when the bench says the machine was too
+  busy to trust (`machine_busy`), no benchmark evidence is used at all.
 * **hardware**: for each accelerator the probe found or the profile requires (`must_run_on`), the
   framework's support status (5 when the framework's own probe used the device here), averaged and
   blended with weight `HARDWARE_WEIGHT`. A CPU alone adds no evidence: every framework runs on a CPU.
@@ -286,22 +288,59 @@ def benchmark_ratios(
         if len(by_fw) < 2:
             continue  # nothing to compare against on this device
         better = bool(next(iter(by_fw.values())).get("higher_is_better", True))
-        best = max(r["value"] for r in by_fw.values()) if better else min(r["value"] for r in by_fw.values())
+        top = max(by_fw.values(), key=lambda r: r["value"] if better else -r["value"])
+        best = top["value"]
         for fid, r in by_fw.items():
             ratio = r["value"] / best if better else best / r["value"]
+            near = _near_ratio(r, top, better)
             out.setdefault(fid, []).append(
                 {
                     "device": device,
                     "benchmark": benchmark,
                     "variant": variant,
                     "value": r["value"],
+                    "ci": r.get("ci"),
                     "unit": r.get("unit"),
                     "higher_is_better": better,
                     "ratio_to_best": ratio,
-                    "ratio_used": max(ratio, RATIO_FLOOR),
+                    "within_ci": near is not None and near >= 1.0,
+                    "ratio_used": max(ratio if near is None else near, RATIO_FLOOR),
                 }
             )
     return out
+
+
+def _interval(r: dict[str, Any]) -> tuple[float, float] | None:
+    ci = r.get("ci")
+    if isinstance(ci, list | tuple) and len(ci) == 2 and all(isinstance(v, int | float) and v > 0 for v in ci):
+        return float(min(ci)), float(max(ci))
+    return None
+
+
+def _near_ratio(r: dict[str, Any], top: dict[str, Any], better: bool) -> float | None:
+    """The ratio to the best at the near ends of the two confidence intervals, at most 1 (None: no intervals).
+
+    Differences inside the intervals count as equal: where the intervals overlap the ratio is 1, and
+    otherwise it is the smallest gap the measurements allow, so noise cannot make a framework look worse.
+    """
+    mine, best = _interval(r), _interval(top)
+    if mine is None or best is None:
+        return None
+    return min(1.0, mine[1] / best[0]) if better else min(1.0, best[1] / mine[0])
+
+
+def machine_busy(bench: dict[str, Any] | None) -> str | None:
+    """Why the benchmarks cannot be trusted because the machine was busy while they ran (None: they can)."""
+    machine = ((bench or {}).get("environment") or {}).get("machine_state") or {}
+    if not isinstance(machine, dict):
+        return None
+    if not machine.get("busy"):
+        return None
+    return (
+        f"the machine was too busy while measuring ({machine.get('busy_figures')} of {machine.get('figures')} "
+        f"figures: {'; '.join(machine.get('reasons') or [])}); the ranking uses the knowledge base only - "
+        "measure again on a quiet machine"
+    )
 
 
 def performance_evidence(
@@ -310,6 +349,8 @@ def performance_evidence(
     """The benchmark figure for `framework`: 5 * sqrt(geometric mean of ratios to the best)."""
     if not bench:
         return Measured(None, 0.0, "no benchmarks run: knowledge only")
+    if machine_busy(bench):
+        return Measured(None, 0.0, "measured on a busy machine: knowledge only")
     rows = ratios.get(framework) or []
     if not rows:
         ran = any(r.get("framework") == framework for r in bench.get("results") or [])

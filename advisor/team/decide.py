@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -239,6 +238,8 @@ def decide(
     team_resolved = dataclasses.replace(team_resolved, frameworks=tuple(candidates), policies=())
     team = assess(kb, team_resolved, probe=probe, bench=bench, seed=seed, today=today, draws=draws or DEFAULT_DRAWS)
     team.exclusions = exclusions
+    # The engine speaks to one person's profile; here the profile is the team's.
+    team.recommendation.summary = team.recommendation.summary.replace("for this profile", "for this team")
     names = [b.framework for b in team.ranking]
     x = np.array([[c.score for c in b.contributions] for b in team.ranking]) if names else np.zeros((0, len(criteria)))
     views: list[MemberView] = []
@@ -268,10 +269,3 @@ def decide(
         warnings=warnings,
     )
 
-
-def mean_member_total(decision: TeamDecision, framework: str) -> float:
-    """The mean of the members' weighted sums for `framework` on the team's scores (a check on AIP's linearity)."""
-    row = next(b for b in decision.team.ranking if b.framework == framework)
-    scores = {c.criterion: c.score for c in row.contributions}
-    totals = [math.fsum(v.member.weights[c] * s for c, s in scores.items()) for v in decision.members]
-    return math.fsum(totals) / len(totals)

@@ -75,7 +75,7 @@ def to_document(
         knowledge=Knowledge(version=kb.version, packs=[Pack(**p.to_json()) for p in kb.packs]),
         machine=team_report["machine"],
         evidence={
-            "source": evidence,
+            "source": _path(evidence),
             "probe": probe is not None,
             "benchmarks": len((bench or {}).get("results") or []) if bench else None,
         },

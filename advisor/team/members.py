@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import unicodedata
 from collections import Counter
@@ -12,7 +13,7 @@ from typing import Any
 
 from advisor.errors import AdvisorError
 from advisor.knowledge.base import KnowledgeBase
-from advisor.profile import Profile, ResolvedProfile, load_profile, resolve_profile
+from advisor.profile import Profile, ResolvedProfile, load_profile, profile_to_json, resolve_profile
 
 
 @dataclass(frozen=True)
@@ -89,11 +90,19 @@ def check_numbers(profile: Profile, resolved: ResolvedProfile) -> None:
         raise profile.fail(("weights",), "the weights add up to more than a float holds: use smaller numbers")
 
 
+def _real(path: str | Path) -> str:
+    try:
+        return "path:" + str(Path(path).resolve())
+    except (OSError, RuntimeError):  # a symlink loop: not the same as any other file
+        return f"path:{path}"
+
+
 def load_members(kb: KnowledgeBase, paths: Sequence[str | Path]) -> tuple[list[Member], list[LeftOut]]:
     """Read and resolve every member file; a file that fails is returned as `LeftOut`, never raised."""
     members: list[Member] = []
     left_out: list[LeftOut] = []
     labels: Counter[str] = Counter()
+    seen: dict[str, str] = {}  # real path, or label + profile content -> the first file that had it
     for raw in paths:
         path = escaped(str(raw))
         try:
@@ -106,6 +115,13 @@ def load_members(kb: KnowledgeBase, paths: Sequence[str | Path]) -> tuple[list[M
             left_out.append(LeftOut(path, clean_label(where + exc.message)))
             continue
         label = label_of(profile, path)
+        # One person, one say: the same file twice, or the same member's identical profile, counts once.
+        keys = (_real(raw), json.dumps([label, profile_to_json(profile)], sort_keys=True, default=str))
+        first = next((seen[k] for k in keys if k in seen), None)
+        if first is not None:
+            left_out.append(LeftOut(path, f"the same member as {first}: counted once"))
+            continue
+        seen.update({k: path for k in keys})
         labels[label] += 1
         if labels[label] > 1:
             label = f"{label} ({labels[label]})"

@@ -83,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
 
     from rich.console import Console
 
+    from advisor.cli import signals
     from advisor.errors import UsageError
     from advisor.evidence.bench import run_bench
 
@@ -92,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("must be at least 1", field="--threads")
     err = Console(stderr=True)
     cancel = threading.Event()
-    progress = None if args.quiet else _progress_printer(err)
+    progress = signals.quiet_once_stopping(None if args.quiet else _progress_printer(err))
     outcome: dict[str, Any] = {}
 
     def work() -> None:
@@ -135,8 +136,24 @@ def run(args: argparse.Namespace) -> int:
     return 1 if bad or not report.results else 0
 
 
+def render_report(report: Any) -> Any:
+    """Every table of a bench run (see advisor/cli/bench_tables.py; Rich loads only when a table is drawn)."""
+    from advisor.cli.bench_tables import render_report as render
+
+    return render(report)
+
+
+def render_measurements(rows: list[Any], title: str, peak: bool = False) -> Any:
+    """One benchmark's table (see advisor/cli/bench_tables.py)."""
+    from advisor.cli.bench_tables import render_measurements as render
+
+    return render(rows, title, peak)
+
+
 def _progress_printer(console: Any) -> Any:
     """An on_event callback that prints one line per figure or failure on stderr."""
+
+    from advisor.cli.bench_tables import fmt
 
     def on_event(ev: Any) -> None:
         if ev.kind == "framework_start":
@@ -145,7 +162,7 @@ def _progress_printer(console: Any) -> Any:
             console.print(f"  [dim]{ev.framework} {ev.device or ''} {ev.benchmark} {ev.message}[/]", highlight=False)
         elif ev.kind == "result" and ev.measurement is not None:
             m = ev.measurement
-            console.print(f"    {m.device} {m.benchmark} {m.variant}: {_fmt(m.value)} {m.unit}"
+            console.print(f"    {m.device} {m.benchmark} {m.variant}: {fmt(m.value)} {m.unit}"
                           + (" [yellow]![/]" if m.warnings else ""), highlight=False)
         elif ev.kind == "failure" and ev.failure is not None:
             f = ev.failure
@@ -155,183 +172,6 @@ def _progress_printer(console: Any) -> Any:
             console.print(f"  [yellow]{ev.framework}: {ev.message}[/]", highlight=False)
 
     return on_event
-
-
-def _fmt(v: float | None, digits: int = 3) -> str:
-    if v is None:
-        return "–"
-    if v == 0:
-        return "0"
-    if abs(v) >= 100:
-        return f"{v:,.0f}"
-    return f"{v:.{digits}g}"
-
-
-def _short(warning: str) -> str:
-    """A few words of a warning for a table cell (the JSON keeps the whole sentence)."""
-    words = warning.replace(":", "").split()
-    if warning.startswith("unstable"):
-        return "unstable " + next((w for w in words if w.endswith("%")), "")
-    if warning.startswith("only") and "sample" in warning:
-        return f"{words[1]} samples"
-    if warning.startswith("only") and "calls" in warning:
-        return f"{words[1]} calls"
-    if warning.startswith("median is"):
-        return f"median {words[2]} min"
-    if warning.startswith("blocks of"):
-        return "short blocks"
-    from advisor.evidence.bench import ABOVE_PEAK
-
-    if ABOVE_PEAK in warning:
-        return "above est. peak *"
-    return warning[:30]
-
-
-def render_measurements(rows: list[Any], title: str, peak: bool = False) -> Any:
-    """A Rich table of Measurements: value, spread, samples, % of peak, compile time, warnings."""
-    from rich.table import Table
-
-    units = {m.unit for m in rows}
-    one_unit = units.pop() if len(units) == 1 else None  # then the unit goes in the header, saving a column
-    devices = {m.device for m in rows}
-    one_device = devices.pop() if len(devices) == 1 else None
-    table = Table(title=f"{title}, {one_device}" if one_device else title, title_justify="left")
-    table.add_column("framework", no_wrap=True)
-    if one_device is None:
-        table.add_column("device")
-    table.add_column("variant")
-    table.add_column(one_unit or "value", justify="right")
-    if one_unit is None:
-        table.add_column("unit")
-    table.add_column("±IQR", justify="right")
-    table.add_column("n", justify="right")
-    if peak:
-        table.add_column("% peak", justify="right")
-    if any(m.compile_s is not None for m in rows):
-        table.add_column("compile s", justify="right")
-    table.add_column("notes", overflow="fold", min_width=12)
-    for m in rows:
-        rel = m.rel_iqr
-        cells = [m.framework, *([] if one_device else [m.device]), m.variant, _fmt(m.value),
-                 *([] if one_unit else [m.unit]), "–" if rel is None else f"{rel:.0%}", str(m.samples)]
-        if peak:
-            cells.append("–" if m.pct_of_peak is None else f"{m.pct_of_peak:.0f}%")
-        if any(r.compile_s is not None for r in rows):
-            cells.append(_fmt(m.compile_s))
-        cells.append("[yellow]" + "; ".join(_short(w) for w in m.warnings) + "[/]" if m.warnings else "")
-        table.add_row(*cells)
-    from advisor.evidence.bench import ABOVE_PEAK
-
-    above = next((w for m in rows for w in m.warnings if ABOVE_PEAK in w), None)
-    if above:
-        # The whole reason once under the table rather than cut off in every row (the JSON keeps each sentence).
-        reason = above.split(": ", 1)[-1]
-        table.caption = (
-            f"* above 100% of the estimated peak: {reason}; the real clock (a boost clock, or one a VM hides) "
-            "can be higher"
-        )
-        table.caption_justify = "left"
-    return table
-
-
-_SHORT_BENCH = {"train_mlp": "MLP step", "train_transformer": "block step", "infer_latency": "block b=1 p50"}
-
-
-def render_compiled(report: Any) -> Any:
-    """Eager against compiled for the training steps and inference latency: speed-up and compile cost."""
-    from rich.table import Table
-
-    table = Table(title="Eager vs compiled (torch.compile / jax.jit / tf.function(jit_compile=True)), ms",
-                  title_justify="left")
-    for name in ("framework", "device", "workload", "eager", "compiled", "speed-up", "compile s", "break-even"):
-        table.add_column(name, justify="left" if name in ("framework", "device", "workload") else "right",
-                         no_wrap=name == "framework")
-    keys: dict[tuple[str, str, str], dict[str, Any]] = {}
-    for m in report.results:
-        if m.benchmark in _SHORT_BENCH:
-            keys.setdefault((m.framework, m.device, m.benchmark), {})[m.variant] = m
-    for (fw, dev, bench), v in keys.items():
-        eager, comp = v.get("eager"), v.get("compiled")
-        speed = eager.value / comp.value if eager and comp and comp.value > 0 else None
-        payoff = "–"
-        if eager and comp and comp.compile_s is not None and eager.value > comp.value:
-            saved_s = (eager.value - comp.value) / 1e3  # both in ms
-            payoff = f"{comp.compile_s / saved_s:,.0f} calls"
-        elif eager and comp:
-            payoff = "no gain"
-        table.add_row(fw, dev, _SHORT_BENCH[bench], _fmt(eager.value) if eager else "skipped",
-                      _fmt(comp.value) if comp else "skipped", f"{speed:.2f}x" if speed else "–",
-                      _fmt(comp.compile_s) if comp else "–", payoff)
-    return table
-
-
-def render_bars(report: Any) -> Any:
-    """Bars: each framework's best fp32 GEMM against the estimated peak, and its best elementwise GB/s."""
-    from rich.bar import Bar
-    from rich.table import Table
-
-    table = Table(title="Best fp32 GEMM (GFLOP/s) and a*x+y (GB/s), CPU", title_justify="left", show_header=True)
-    table.add_column("framework", no_wrap=True)
-    table.add_column("GEMM fp32", justify="right", no_wrap=True)
-    table.add_column("", width=24, no_wrap=True)
-    table.add_column("a*x+y", justify="right")
-    table.add_column("", width=12, no_wrap=True)
-    peak = (report.environment.get("peak") or {}).get("fp32_gflops")
-    gemm = {fw: report.best("gemm", fw, "cpu", "fp32") for fw in report.frameworks}
-    ew = {fw: report.best("elementwise", fw, "cpu") for fw in report.frameworks}
-    top_g = max([peak or 0.0, *[m.value for m in gemm.values() if m]], default=1.0) or 1.0
-    top_e = max([m.value for m in ew.values() if m], default=1.0) or 1.0
-    for fw in report.frameworks:
-        g, e = gemm[fw], ew[fw]
-        if g is None and e is None:
-            continue
-        label = "–" if g is None else _fmt(g.value) + (f" ({g.pct_of_peak:.0f}%)" if g.pct_of_peak else "")
-        table.add_row(fw, label, Bar(top_g, 0, g.value if g else 0, color="green"),
-                      "–" if e is None else _fmt(e.value), Bar(top_e, 0, e.value if e else 0, color="cyan"))
-    if peak:
-        table.add_row("est. peak", _fmt(peak), Bar(top_g, 0, peak, color="grey50"), "", "")
-    return table
-
-
-def render_report(report: Any) -> Any:
-    """Every table of a BenchReport, grouped by benchmark, then the comparison, bars and failures."""
-    from rich.console import Group
-    from rich.table import Table
-    from rich.text import Text
-
-    env = report.environment
-    peak = env.get("peak") or {}
-    head = Text.assemble(
-        ("fwadvisor bench ", "bold"), f"preset {report.preset}, {report.wall_s:.1f} s, ",
-        f"{env.get('threads')} threads, load {env.get('loadavg_start')} → {env.get('loadavg_end')}\n",
-        f"estimated CPU peak: {_fmt(peak.get('fp32_gflops'))} GFLOP/s fp32 ({peak.get('formula', 'unknown')})"
-        if peak else "estimated CPU peak: unknown (no estimate from the hardware probe)",
-    )
-    parts: list[Any] = [head]
-    titles = {
-        "gemm": "GEMM (square matmul)", "elementwise": "Memory-bound a*x + y", "dispatch": "Dispatch overhead",
-        "conv": "3x3 conv forward", "train_mlp": "Training step: MLP", "train_transformer":
-        "Training step: transformer block", "infer_latency": "Batch-1 inference latency (p50; p90/p99 in JSON)",
-        "transfer": "Host↔device transfer", "allreduce": "All-reduce (bus bandwidth)",
-        "agreement": "Numerical agreement (MLP step vs NumPy float64)",
-    }
-    for bench, title in titles.items():
-        rows = report.select(bench)
-        if rows:
-            parts.append(render_measurements(rows, title, peak=bench in ("gemm", "conv")))
-    if any(m.benchmark in ("train_mlp", "train_transformer", "infer_latency") for m in report.results):
-        parts.append(render_compiled(report))
-    if report.select("gemm") or report.select("elementwise"):
-        parts.append(render_bars(report))
-    if report.failures:
-        table = Table(title="Not measured", title_justify="left")
-        for name in ("framework", "benchmark", "device", "outcome", "reason"):
-            table.add_column(name, overflow="fold")
-        for f in report.failures:
-            style = "dim" if f.outcome in ("skipped", "missing") else "red"
-            table.add_row(f.framework, f.benchmark, f.device or "–", f"[{style}]{f.outcome}[/]", f.error)
-        parts.append(table)
-    return Group(*parts)
 
 
 if __name__ == "__main__":  # pragma: no cover - convenience for `python -m advisor.cli.commands.bench`

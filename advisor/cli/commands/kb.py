@@ -47,7 +47,8 @@ def run(args: argparse.Namespace) -> int:
         n_scores = sum(len(f.scores) for f in kb.frameworks.values())
         print(
             f"ok: {packs}: {len(kb.frameworks)} frameworks, {len(kb.criteria)} criteria, {n_scores} scores, "
-            f"{len(kb.migrations)} migrations, {len(kb.routes)} deployment routes, {len(kb.scenarios)} scenarios"
+            f"{len(kb.migrations)} migrations, {len(kb.routes)} deployment routes, {len(kb.engines)} engines, "
+            f"{len(kb.scenarios)} scenarios"
         )
         return 0
     kb = load_knowledge(args.kb)
@@ -67,6 +68,7 @@ def _list(kb: Any, as_json: bool) -> int:
         "criteria": {k: c.name for k, c in kb.criteria.items()},
         "scenarios": {k: s.name for k, s in kb.scenarios.items()},
         "deployment_targets": {k: t.name for k, t in kb.targets.items()},
+        "engines": {k: e.name for k, e in kb.engines.items()},
         "policies": {k: p.description for k, p in kb.policies.items()},
     }
     if as_json:

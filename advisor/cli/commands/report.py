@@ -29,6 +29,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def _progress(event: Any) -> None:
     # Probe and bench events differ by kind; show the message, else who is doing what (never whole payloads).
+    from advisor.cli.signals import received
+
+    if received() is not None:
+        return  # stopping: the last line on stderr says what was stopped
     text = getattr(event, "message", None)
     if not text:
         parts = [getattr(event, k, None) for k in ("kind", "framework", "name", "benchmark", "device")]

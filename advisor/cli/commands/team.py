@@ -89,7 +89,7 @@ def run_decide(args: argparse.Namespace) -> int:
     scope = dataclasses.replace(members[0].resolved, frameworks=tuple(candidates), constraints=Constraints())
     probe, bench, _host = gather(args, kb, scope)
     if args.from_json:
-        evidence = "saved report"
+        evidence = f"saved report {args.from_json}"
     else:
         evidence = "probe and benchmarks here" if bench else "probe here, no benchmarks"
     out = decide_members(kb, members, left_out, probe=probe, bench=bench, evidence=evidence, seed=args.seed)

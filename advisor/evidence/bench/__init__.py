@@ -15,6 +15,7 @@ several host-platform devices for JAX.
 
 from __future__ import annotations
 
+from advisor.evidence.bench.diagnose import BELOW_NUMPY
 from advisor.evidence.bench.engine import run_bench
 from advisor.evidence.bench.figures import ABOVE_PEAK
 from advisor.evidence.bench.presets import (
@@ -26,13 +27,16 @@ from advisor.evidence.bench.presets import (
     MAX_RESTARTS,
     NUMPY,
     NUMPY_BENCHMARKS,
+    PRESET_BENCHMARKS,
     PRESETS,
     SCHEMA,
 )
 from advisor.evidence.bench.results import BenchEvent, BenchFailure, BenchReport, Measurement
 
 __all__ = [
-    "ABOVE_PEAK", "AGREEMENT_TOL", "BENCHMARKS", "BENCH_TIMEOUT_S", "DEVICES", "IMPORT_TIMEOUT_S", "MAX_RESTARTS",
-    "NUMPY", "NUMPY_BENCHMARKS", "PRESETS", "SCHEMA", "BenchEvent", "BenchFailure", "BenchReport", "Measurement",
+    "ABOVE_PEAK", "BELOW_NUMPY", "AGREEMENT_TOL", "BENCHMARKS", "BENCH_TIMEOUT_S", "DEVICES", "IMPORT_TIMEOUT_S",
+    "MAX_RESTARTS",
+    "NUMPY", "NUMPY_BENCHMARKS", "PRESETS", "PRESET_BENCHMARKS", "SCHEMA", "BenchEvent", "BenchFailure",
+    "BenchReport", "Measurement",
     "run_bench",
 ]

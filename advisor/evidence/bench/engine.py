@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from advisor.errors import UsageError
 from advisor.evidence.bench.agreement import _compare_agreement
+from advisor.evidence.bench.diagnose import explain_gemm
 from advisor.evidence.bench.figures import _peak_from_probe
 from advisor.evidence.bench.interleave import Member, run_interleaved
 from advisor.evidence.bench.presets import (
@@ -21,10 +22,12 @@ from advisor.evidence.bench.presets import (
     DEVICES,
     NUMPY,
     NUMPY_BENCHMARKS,
+    PRESET_BENCHMARKS,
     PRESETS,
 )
-from advisor.evidence.bench.results import BenchEvent, BenchReport
+from advisor.evidence.bench.results import BenchEvent, BenchReport, Measurement
 from advisor.evidence.bench.runner import _Run, _run_script, _torchrun
+from advisor.evidence.bench.stats import BUSY_FIGURES_SHARE, BUSY_OTHERS_SHARE, BUSY_STEAL_PCT, busy_reason
 from advisor.frameworks.base import FrameworkAdapter
 from advisor.paths import probes_root
 
@@ -47,6 +50,29 @@ def _environment(preset: str, peak: PeakEstimate | None, threads: int, budget: f
         "loadavg_start": load, "env": env_vars,
         "method": "warm-up; calls batched into blocks >= 10 ms; blocks sampled until IQR/median <= 2% "
                   "(>= 5 samples) or the budget is spent; median, IQR, min reported",
+    }
+
+
+def machine_summary(results: Sequence[Measurement], cores: int) -> dict[str, Any]:
+    """How busy the machine was over the run's figures, and whether it was too busy to recommend from."""
+    timed = [m for m in results if m.machine]
+    reasons = {m.key: r for m in timed if (r := busy_reason(m.machine, cores))}
+    others = sorted(float(m.machine["others_cores"]) for m in timed
+                    if isinstance(m.machine.get("others_cores"), int | float))
+    steal = [float(m.machine["steal_pct"]) for m in timed if isinstance(m.machine.get("steal_pct"), int | float)]
+    busy = bool(timed) and len(reasons) > BUSY_FIGURES_SHARE * len(timed)
+    worst: list[str] = []
+    if any("steal" in r for r in reasons.values()):
+        worst.append(f"CPU steal up to {max(steal):.0f}%")
+    if any("other processes" in r for r in reasons.values()):
+        worst.append(f"other processes used up to {others[-1]:.1f} of {cores} cores "
+                     f"(median {others[len(others) // 2]:.1f})")
+    return {
+        "busy": busy, "figures": len(timed), "busy_figures": len(reasons), "reasons": worst,
+        "others_cores_median": others[len(others) // 2] if others else None,
+        "steal_pct_max": max(steal) if steal else None,
+        "thresholds": {"others_share_of_cores": BUSY_OTHERS_SHARE, "steal_pct": BUSY_STEAL_PCT,
+                       "busy_figures_share": round(BUSY_FIGURES_SHARE, 3)},
     }
 
 
@@ -86,7 +112,7 @@ def run_bench(
     """
     if preset not in PRESETS:
         raise UsageError(f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}", field="--preset")
-    selected = list(only) if only else list(BENCHMARKS)
+    selected = list(only) if only else list(PRESET_BENCHMARKS.get(preset, BENCHMARKS))
     unknown = [b for b in selected if b not in BENCHMARKS]
     if unknown:
         raise UsageError(f"unknown benchmark(s) {', '.join(unknown)}; known: {', '.join(BENCHMARKS)}",
@@ -108,9 +134,13 @@ def run_bench(
                          field="--framework")
     selected = [b for b in BENCHMARKS if b in selected]
     start = time.perf_counter()
+    try:
+        load_start: list[float] | None = [round(v, 2) for v in os.getloadavg()]
+    except OSError:
+        load_start = None
     peak = peak if peak is not None else _peak_from_probe()
     n_threads = threads or _usable_cores()
-    run = _Run(peak=peak, on_event=on_event)
+    run = _Run(peak=peak, on_event=on_event, cores=n_threads)
     bench_timeout = bench_timeout_s or BENCH_TIMEOUT_S[preset]
     per_bench = None
     if budget_s is not None:
@@ -176,11 +206,14 @@ def run_bench(
 
     if "agreement" in selected:
         _compare_agreement(run, AGREEMENT_TOL)
+    run.results[:] = explain_gemm(run.results, n_threads, n_threads)
     env = _environment(preset, peak, n_threads, budget_s)
     try:
         env["loadavg_end"] = [round(v, 2) for v in os.getloadavg()]
     except OSError:
         env["loadavg_end"] = None
+    env["loadavg_start"] = load_start
+    env["machine_state"] = machine_summary(run.results, n_threads)
     env["frameworks"] = run.envs
     env["argv"] = list(sys.argv[1:])
     return BenchReport(preset=preset, wall_s=time.perf_counter() - start, environment=env,

@@ -23,7 +23,7 @@ from advisor.evidence.bench.presets import IMPORT_TIMEOUT_S, MAX_RESTARTS
 from advisor.evidence.bench.results import BenchEvent
 from advisor.evidence.bench.runner import _Run
 from advisor.evidence.bench.session import CANCELLED, DIED, TIMED_OUT, ChildSession, Turn
-from advisor.evidence.bench.stats import is_outlier, merge_rounds
+from advisor.evidence.bench.stats import busy_reason, is_outlier, merge_rounds
 
 #: Rounds per preset for `ROUND_BENCHMARKS` (the others, with compiles and one-off set-up, run once).
 ROUNDS = {"test": 1, "quick": 2, "standard": 3, "thorough": 5}
@@ -172,7 +172,8 @@ def _one_benchmark(run: _Run, members: Sequence[Member], bench: str, *, preset: 
         again: dict[tuple[str, str], str] = {}
         for (fid, kind, _variant), rs in collected.items():
             why = is_outlier(merged := merge_rounds(rs), _pct_of_peak(merged, kind, run.peak))
-            if why and (fid, kind) not in stopped:
+            # On a machine that stays busy another round only costs time: the figure is flagged instead.
+            if why and (fid, kind) not in stopped and not busy_reason(merged.get("machine") or {}, run.cores):
                 again.setdefault((fid, kind), why)
         for m, kind in pairs:
             why = again.get((m.fid, kind))

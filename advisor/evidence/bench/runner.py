@@ -31,6 +31,7 @@ class _Run:
     agreement: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
     envs: dict[str, dict[str, Any]] = field(default_factory=dict)
     started: set[str] = field(default_factory=set)  # frameworks that began at least one benchmark
+    cores: int = 1  # threads the run uses: the machine-state thresholds are shares of these
 
     def tell(self, event: BenchEvent) -> None:
         if self.on_event is not None:

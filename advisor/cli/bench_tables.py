@@ -1,0 +1,191 @@
+"""Rich tables of a bench run that read well in 80 columns: few columns, short names, the details left to the JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.bar import Bar
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from advisor.evidence.bench import ABOVE_PEAK, BELOW_NUMPY
+
+TITLES = {
+    "gemm": "GEMM (square matmul)", "elementwise": "Memory-bound a*x + y", "dispatch": "Dispatch overhead",
+    "conv": "3x3 conv forward", "train_mlp": "Training step: MLP", "train_transformer":
+    "Training step: transformer block", "infer_latency": "Batch-1 latency (p50; p90/p99 in JSON)",
+    "transfer": "Host-device transfer", "allreduce": "All-reduce (bus bandwidth)",
+    "agreement": "Numerical agreement (vs NumPy float64)",
+}
+_SHORT_BENCH = {"train_mlp": "MLP step", "train_transformer": "block step", "infer_latency": "block p50"}
+
+
+def fmt(v: float | None, digits: int = 3) -> str:
+    """A figure in at most a few characters."""
+    if v is None:
+        return "–"
+    if v == 0:
+        return "0"
+    if abs(v) >= 100:
+        return f"{v:,.0f}"
+    return f"{v:.{digits}g}"
+
+
+def short(warning: str) -> str:
+    """A few words of a warning for a table cell (the JSON keeps the whole sentence)."""
+    words = warning.replace(":", "").split()
+    if warning.startswith("unstable"):
+        return "unstable " + next((w for w in words if w.endswith("%")), "")
+    if warning.startswith("only") and "sample" in warning:
+        return f"{words[1]} samples"
+    if warning.startswith("only") and "calls" in warning:
+        return f"{words[1]} calls"
+    if warning.startswith("median is"):
+        return f"median {words[2]} min"
+    if warning.startswith("blocks of"):
+        return "short blocks"
+    if warning.startswith("rounds disagree"):
+        return "rounds " + next((w for w in words if w.endswith("%")), "differ")
+    if ABOVE_PEAK in warning:
+        return "above est. peak *"
+    if BELOW_NUMPY in warning:
+        return warning.split(":", 1)[0].replace(BELOW_NUMPY, " NumPy") + " †"
+    return warning[:24]
+
+
+def _ci_pct(m: Any) -> str:
+    if m.ci is None or not m.value:
+        return "–"
+    half = (m.ci[1] - m.ci[0]) / 2.0
+    return f"±{100 * half / abs(m.value):.0f}%"
+
+
+def render_measurements(rows: list[Any], title: str, peak: bool = False) -> Any:
+    """Framework, variant, value, its 95% interval, % of peak (GEMM, conv) and short notes."""
+    units = {m.unit for m in rows}
+    one_unit = units.pop() if len(units) == 1 else None  # then the unit goes in the header, saving a column
+    devices = {m.device for m in rows}
+    one_device = devices.pop() if len(devices) == 1 else None
+    table = Table(title=f"{title}, {one_device}" if one_device else title, title_justify="left")
+    table.add_column("framework", no_wrap=True)
+    if one_device is None:
+        table.add_column("device")
+    table.add_column("variant", no_wrap=True)
+    table.add_column(one_unit or "value", justify="right", no_wrap=True)
+    if one_unit is None:
+        table.add_column("unit")
+    table.add_column("±95%", justify="right", no_wrap=True)
+    if peak:
+        table.add_column("% peak", justify="right", no_wrap=True)
+    table.add_column("notes", overflow="fold", min_width=12)
+    for m in rows:
+        cells = [m.framework, *([] if one_device else [m.device]), m.variant, fmt(m.value),
+                 *([] if one_unit else [m.unit]), _ci_pct(m)]
+        if peak:
+            cells.append("–" if m.pct_of_peak is None else f"{m.pct_of_peak:.0f}%")
+        cells.append("[yellow]" + "; ".join(short(w) for w in m.warnings) + "[/]" if m.warnings else "")
+        table.add_row(*cells)
+    captions = []
+    above = next((w for m in rows for w in m.warnings if ABOVE_PEAK in w), None)
+    if above:
+        # The whole reason once under the table rather than cut off in every row (the JSON keeps each sentence).
+        reason = above.split(": ", 1)[-1]
+        captions.append(f"* above 100% of the estimated peak: {reason}; the real clock (a boost clock, or one a "
+                        "VM hides) can be higher")
+    below = next((w for m in rows for w in m.warnings if BELOW_NUMPY in w), None)
+    if below:
+        captions.append("† below NumPy's figure on the same machine; after the colon, whose part it is "
+                        "(see the JSON for the reason)")
+    if captions:
+        table.caption = "\n".join(captions)
+        table.caption_justify = "left"
+    return table
+
+
+def render_compiled(report: Any) -> Any:
+    """Eager against compiled for the training steps and inference latency: speed-up and compile cost."""
+    table = Table(title="Eager vs compiled, ms (torch.compile, jax.jit, tf.function+XLA)", title_justify="left")
+    devices = {m.device for m in report.results if m.benchmark in _SHORT_BENCH}
+    cols = ["framework", *(["device"] if len(devices) > 1 else []), "workload", "eager", "compiled", "speed-up",
+            "compile s"]
+    for name in cols:
+        table.add_column(name, justify="left" if name in ("framework", "device", "workload") else "right",
+                         no_wrap=True)
+    keys: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for m in report.results:
+        if m.benchmark in _SHORT_BENCH:
+            keys.setdefault((m.framework, m.device, m.benchmark), {})[m.variant] = m
+    for (fw, dev, bench), v in keys.items():
+        eager, comp = v.get("eager"), v.get("compiled")
+        speed = eager.value / comp.value if eager and comp and comp.value > 0 else None
+        table.add_row(fw, *([dev] if len(devices) > 1 else []), _SHORT_BENCH[bench],
+                      fmt(eager.value) if eager else "skipped", fmt(comp.value) if comp else "skipped",
+                      f"{speed:.2f}x" if speed else "–", fmt(comp.compile_s) if comp else "–")
+    return table
+
+
+def render_bars(report: Any) -> Any:
+    """Bars: each framework's best fp32 GEMM against the estimated peak, and its best elementwise GB/s."""
+    table = Table(title="Best fp32 GEMM (GFLOP/s) and a*x+y (GB/s), CPU", title_justify="left", show_header=True)
+    table.add_column("framework", no_wrap=True)
+    table.add_column("GEMM", justify="right", no_wrap=True)
+    table.add_column("", width=20, no_wrap=True)
+    table.add_column("a*x+y", justify="right", no_wrap=True)
+    table.add_column("", width=10, no_wrap=True)
+    peak = (report.environment.get("peak") or {}).get("fp32_gflops")
+    gemm = {fw: report.best("gemm", fw, "cpu", "fp32") for fw in report.frameworks}
+    ew = {fw: report.best("elementwise", fw, "cpu") for fw in report.frameworks}
+    top_g = max([peak or 0.0, *[m.value for m in gemm.values() if m]], default=1.0) or 1.0
+    top_e = max([m.value for m in ew.values() if m], default=1.0) or 1.0
+    for fw in report.frameworks:
+        g, e = gemm[fw], ew[fw]
+        if g is None and e is None:
+            continue
+        label = "–" if g is None else fmt(g.value) + (f" ({g.pct_of_peak:.0f}%)" if g.pct_of_peak else "")
+        table.add_row(fw, label, Bar(top_g, 0, g.value if g else 0, color="green"),
+                      "–" if e is None else fmt(e.value), Bar(top_e, 0, e.value if e else 0, color="cyan"))
+    if peak:
+        table.add_row("est. peak", fmt(peak), Bar(top_g, 0, peak, color="grey50"), "", "")
+    return table
+
+
+def _head(report: Any) -> Text:
+    env = report.environment
+    peak = env.get("peak") or {}
+    state = env.get("machine_state") or {}
+    load = [(env.get(k) or [None])[0] for k in ("loadavg_start", "loadavg_end")]
+    text = Text.assemble(
+        ("fwadvisor bench ", "bold"), f"preset {report.preset}, {report.wall_s:.0f} s, {env.get('threads')} threads, ",
+        f"load {fmt(load[0])} → {fmt(load[1])}\n",
+        f"estimated CPU peak: {fmt(peak.get('fp32_gflops'))} GFLOP/s fp32 (how: environment.peak in the JSON)"
+        if peak else "estimated CPU peak: unknown (no estimate from the hardware probe)",
+    )
+    if state.get("busy"):
+        text.append(f"\nmachine too busy to trust: {'; '.join(state.get('reasons') or [])} during "
+                    f"{state.get('busy_figures')} of {state.get('figures')} figures; a report will not use them",
+                    style="bold yellow")
+    return text
+
+
+def render_report(report: Any) -> Any:
+    """Every table of a BenchReport, grouped by benchmark, then the comparison, bars and failures."""
+    parts: list[Any] = [_head(report)]
+    for bench, title in TITLES.items():
+        rows = report.select(bench)
+        if rows:
+            parts.append(render_measurements(rows, title, peak=bench in ("gemm", "conv")))
+    if any(m.benchmark in _SHORT_BENCH for m in report.results):
+        parts.append(render_compiled(report))
+    if report.select("gemm") or report.select("elementwise"):
+        parts.append(render_bars(report))
+    if report.failures:
+        table = Table(title="Not measured", title_justify="left")
+        for name in ("framework", "benchmark", "outcome", "reason"):
+            table.add_column(name, overflow="fold", no_wrap=name == "framework")
+        for f in report.failures:
+            style = "dim" if f.outcome in ("skipped", "missing") else "red"
+            where = f.benchmark if not f.device or f.device == "cpu" else f"{f.benchmark}@{f.device}"
+            table.add_row(f.framework, where, f"[{style}]{f.outcome}[/]", f.error)
+        parts.append(table)
+    return Group(*parts)

@@ -1,0 +1,129 @@
+"""Noise that is visible and cannot flip the advice: intervals, pooled rounds, outliers, busy machines, turns."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from advisor.evidence.bench import BenchEvent, BenchReport, run_bench
+from advisor.evidence.bench.stats import busy_reason, is_outlier, median_ci, merge_rounds
+from advisor.scoring import evidence as ev
+from tests.test_bench_engine import _adapter, numpy_report, stub_root  # noqa: F401 - shared module fixtures
+
+
+def test_median_ci_brackets_the_median_and_narrows_with_more_samples() -> None:
+    small = [float(i) for i in range(1, 11)]
+    lo, hi = median_ci(small)
+    assert lo <= 5.5 <= hi
+    big = [float(i % 10 + 1) for i in range(1000)]
+    blo, bhi = median_ci(big)
+    assert bhi - blo < hi - lo
+    assert median_ci([3.0, 1.0, 2.0]) == (1.0, 3.0)  # too few samples: the sample's range
+
+
+def _round(median: float, times: list[float], value_k: float = 1.0) -> dict[str, Any]:
+    return {"benchmark": "gemm", "variant": "fp32-64", "device": "cpu", "value": value_k / median, "unit": "GFLOP/s",
+            "higher_is_better": True, "median_s": median, "iqr_s": 0.0, "times_s": times, "params": {},
+            "warnings": ["only 3 sample(s): the budget was too small for a stable figure"],
+            "machine": {"others_cores": 0.1, "steal_pct": 0.0, "own_share": 0.9, "load1": 1.0}}
+
+
+def test_rounds_are_pooled_and_the_interval_covers_every_rounds_median() -> None:
+    r1 = _round(1.0, [1.0] * 10)
+    r2 = _round(1.2, [1.2] * 10)
+    merged = merge_rounds([r1, r2])
+    assert merged["samples"] == 20 and merged["rounds"] == 2
+    lo, hi = merged["ci"]
+    assert lo <= 1 / 1.2 + 1e-9 and hi >= 1.0 - 1e-9  # both rounds' values are inside the interval
+    assert lo <= merged["value"] <= hi
+    assert merged["params"]["round_values"] == [1.0, 1 / 1.2]
+    # The rounds' own "only 3 samples" is replaced by the pooled figure's checks.
+    assert not any(w.startswith("only") for w in merged["warnings"])
+    assert any(w.startswith("rounds disagree") for w in merged["warnings"])
+    assert is_outlier(merged, None)  # wide pooled spread, and rounds 20% apart
+    assert is_outlier(merge_rounds([r1]), 120.0) == "120% of the estimated peak"
+
+
+def test_busy_thresholds() -> None:
+    assert busy_reason({"others_cores": 0.2, "steal_pct": 0.0}, cores=2) is None
+    assert "other processes" in str(busy_reason({"others_cores": 1.5, "steal_pct": 0.0}, cores=2))
+    assert "steal" in str(busy_reason({"others_cores": 0.0, "steal_pct": 20.0}, cores=2))
+    assert busy_reason({}, cores=2) is None  # nothing readable: no claim either way
+
+
+def _bench(a: dict[str, Any], b: dict[str, Any], busy: bool = False) -> dict[str, Any]:
+    base = {"device": "cpu", "benchmark": "gemm", "variant": "fp32-256", "unit": "GFLOP/s", "higher_is_better": True,
+            "median_s": 1.0, "iqr_s": 0.01}
+    return {"environment": {"machine_state": {"busy": busy, "figures": 2, "busy_figures": 2 if busy else 0,
+                                              "reasons": ["other processes used up to 1.8 of 2 cores"]}},
+            "results": [{**base, "framework": "pytorch", **a}, {**base, "framework": "jax", **b}]}
+
+
+def test_differences_inside_the_intervals_count_as_equal() -> None:
+    overlap = ev.benchmark_ratios(_bench({"value": 100.0, "ci": [90.0, 110.0]}, {"value": 95.0, "ci": [85.0, 100.0]}))
+    assert overlap["jax"][0]["within_ci"] and overlap["jax"][0]["ratio_used"] == 1.0
+    apart = ev.benchmark_ratios(_bench({"value": 100.0, "ci": [99.0, 101.0]}, {"value": 81.0, "ci": [80.0, 82.0]}))
+    row = apart["jax"][0]
+    assert not row["within_ci"] and abs(row["ratio_used"] - 82.0 / 99.0) < 1e-9
+    assert abs(row["ratio_to_best"] - 0.81) < 1e-9
+    legacy = ev.benchmark_ratios(_bench({"value": 100.0}, {"value": 50.0}))  # saved reports without intervals
+    assert legacy["jax"][0]["ratio_used"] == 0.5
+
+
+def test_a_busy_machine_gives_knowledge_only_and_says_so() -> None:
+    bench = _bench({"value": 100.0}, {"value": 50.0}, busy=True)
+    message = ev.machine_busy(bench)
+    assert message and "too busy" in message and "1.8 of 2 cores" in message
+    measured = ev.performance_evidence("jax", ev.benchmark_ratios(bench), bench)
+    assert measured.score is None and measured.weight == 0.0
+    assert ev.machine_busy(_bench({"value": 100.0}, {"value": 50.0})) is None
+
+
+def test_real_figures_carry_an_interval_and_the_machine_state(numpy_report: BenchReport) -> None:  # noqa: F811
+    for m in numpy_report.results:
+        if m.benchmark == "agreement":
+            continue
+        assert m.ci is not None and m.ci[0] <= m.value <= m.ci[1], m.key
+        assert 0 <= m.machine["own_share"] and m.machine["rounds"] >= 1, m.key
+    state = numpy_report.environment["machine_state"]
+    assert state["figures"] >= 1 and set(state["thresholds"]) == {"others_share_of_cores", "steal_pct",
+                                                                  "busy_figures_share"}
+    assert isinstance(state["busy"], bool)
+
+
+def test_rounds_interleave_the_frameworks_and_rotate(stub_root: Path) -> None:  # noqa: F811
+    events: list[BenchEvent] = []
+    report = run_bench(preset="quick", adapters={"stub": _adapter(stub_root, "stubpkg.bench_stub")}, only=["gemm"],
+                       budget_s=0.2, on_event=events.append)
+    order = [e.framework for e in events if e.kind == "bench_start"]
+    assert order[:4] == ["numpy", "stub", "stub", "numpy"]  # round 1, then round 2 in the other order
+    stub = report.select("gemm", "stub")[0]
+    assert stub.rounds >= 2 and stub.samples == 5 * stub.rounds
+    # Both children were started before either measured: their framework_start events come first.
+    kinds = [e.kind for e in events]
+    assert kinds[:2] == ["framework_start", "framework_start"]
+
+
+def test_tables_read_well_at_80_columns(numpy_report: BenchReport) -> None:  # noqa: F811
+    import io
+    from dataclasses import replace
+
+    from rich.console import Console
+
+    from advisor.cli.commands.bench import render_report
+
+    extra = []
+    for fw in ("tensorflow", "pytorch"):
+        for variant, value, compile_s in (("eager", 3.5, None), ("compiled", 1.25, 12.5)):
+            extra.append(replace(numpy_report.results[0], framework=fw, benchmark="train_transformer",
+                                 variant=variant, unit="ms/step", value=value, compile_s=compile_s,
+                                 higher_is_better=False, warnings=("unstable: IQR is 31% of the median",)))
+    report = replace(numpy_report, results=(*numpy_report.results, *extra))
+    console = Console(width=80, record=True, file=io.StringIO())
+    console.print(render_report(report))
+    text = console.export_text()
+    assert max(len(line) for line in text.splitlines()) <= 80
+    assert "…" not in text  # no header or name cut short
+    for header in ("framework", "variant", "GFLOP/s", "±95%", "% peak", "workload", "compiled", "speed-up",
+                   "compile s", "tensorflow", "block step"):
+        assert header in text, header
