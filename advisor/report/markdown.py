@@ -18,14 +18,33 @@ def to_markdown(report: dict[str, Any]) -> str:
     rec = report["recommendation"]
     out += ["## Recommendation", "", f"**{rec['summary']}**", ""]
     out += [f"- {s}" for s in rec["next_steps"]] + [""]
+    gap = rec.get("break_even")
+    if gap:
+        out += ["## Stay or move", "", gap["statement"], ""]
+        cost = gap.get("cost")
+        if cost:
+            lo, hi = cost["effort_engineer_months"]
+            out += [
+                f"- Effort: {lo:.0f}-{hi:.0f} engineer-months; {cost['team_size']} engineers"
+                + (" (assumed)" if cost["team_size_assumed"] else "")
+                + f" over {cost['horizon_months']:g} months",
+                "- Break-even share of capacity: "
+                + (f"{100 * gap['break_even_share']:.0f}%" if gap["break_even_share"] is not None else "none"),
+                "",
+            ]
     prof = report["profile"]
+    eff = prof.get("effective_weights") or {}
     out += [
         "## Profile",
         "",
         f"- Source: {prof['source']}",
         f"- Scenario: {prof['scenario'] or 'none'}",
-        f"- Weights ({prof['weight_source']}): "
-        + ", ".join(f"{k} {_fmt_pct(v)}" for k, v in prof["normalized_weights"].items() if v > 0),
+        f"- Weights ({prof['weight_source']}; {prof.get('weight_scale') or 'normalised'}): "
+        + ", ".join(
+            f"{k} {_fmt_pct(v)}" + (f" ({eff[k]['source']})" if k in eff else "")
+            for k, v in prof["normalized_weights"].items()
+            if v > 0
+        ),
     ]
     cons = {k: v for k, v in prof["constraints"].items() if v}
     out += [f"- Constraints: {json.dumps(cons) if cons else 'none'}", ""]

@@ -178,16 +178,19 @@ class WarningModel(_M):
 
 
 class BreakEvenModel(_M):
-    """Stay or move: the incumbent against the best challenger, and where the move would pay."""
+    """Stay or move: the incumbent against the best challenger, and where the move would pay (docs/scoring.md)."""
 
     incumbent: str
     challenger: str
-    gain: float = Field(description="points the challenger gains on every criterion but migration")
-    penalty: float = Field(description="points the move's cost takes (migration criterion)")
-    lead: float = Field(description="gain - penalty: the difference of the totals")
+    benefit_incumbent: float = Field(description="weighted score without the migration criterion (0-5)")
+    benefit_challenger: float
+    gain: float = Field(description="benefit_challenger - benefit_incumbent")
+    capacity_share: float | None = Field(description="the move's share of the team's capacity over the horizon")
+    value_move: float | None = Field(description="(1 - capacity_share) * benefit_challenger")
+    lead: float = Field(description="the ranking's lead of the challenger (difference of the totals)")
     margin: float
-    migration_weight: float
     pays: bool
+    break_even_share: float | None
     break_even_effort_engineer_months: float | None
     break_even_kloc: float | None
     cost: dict[str, Any] | None = Field(description="the move's effort range and capacity share")

@@ -1,15 +1,19 @@
 """Stay or move: the incumbent is the default unless a challenger's gain pays for the move; the break-even.
 
-For the team's incumbent I (its best-ranked current framework) and the best-ranked challenger C:
+The ranking (weighted sum) includes the migration criterion, whose weight a preset sets for teams in
+general; it cannot say whether *this* team should spend a share of its capacity on a move. So the
+decision compares value over the planning horizon, for the team's incumbent I (its best-ranked current
+framework) and the best-ranked challenger C:
 
-* gain    = sum over criteria other than migration of (contribution_C - contribution_I)
-* penalty = contribution_I(migration) - contribution_C(migration) = w_m * (5 - s_m(C))   (I scores 5)
-* lead    = gain - penalty = total_C - total_I
+* B_X = the weighted score of X over every criterion but migration, renormalised (0-5);
+* f   = the move's effort as a share of the team's capacity over the horizon (midpoint of the range);
+* staying delivers B_I; moving delivers max(0, 1 - f) * B_C: the capacity spent on the move delivers nothing
+  else, the rest works with the better framework.
 
-The move pays when the lead reaches the tie margin (`TIE_GAP`, the knowledge base's resolution) and the
-sensitivity analysis does not call I and C a tie; otherwise staying is advised. Break-even: the migration
-score s* = 5 - (gain - margin) / w_m at which the lead equals the margin, turned back into a capacity share
-f* = -ln(s* / 5), engineer-months f* x capacity and (effort grows as kLOC**E) a codebase size.
+The move pays when (1 - f) * B_C - B_I reaches the tie margin (`TIE_GAP`, the knowledge base's
+resolution) and the ranking itself puts C ahead by that margin without a statistical tie; otherwise
+staying is advised. Break-even: f* = 1 - (B_I + margin) / B_C, i.e. f* x capacity engineer-months and,
+as effort grows as kLOC**E, a codebase size.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from typing import Any
 
 from advisor.knowledge.base import KnowledgeBase
 from advisor.scoring.explain import Breakdown
-from advisor.scoring.migration import MoveCost, share_for_score
+from advisor.scoring.migration import MoveCost
 from advisor.scoring.sensitivity import TIE_GAP, Sensitivity
 
 MIGRATION = "migration_cost"
@@ -32,28 +36,38 @@ class BreakEven:
 
     incumbent: str
     challenger: str
-    gain: float  # points the challenger gains on every criterion but migration
-    penalty: float  # points the move's cost takes (migration criterion)
-    lead: float  # gain - penalty (= the difference of the totals)
+    benefit_incumbent: float  # B_I: score without the migration criterion
+    benefit_challenger: float  # B_C
+    share: float | None  # f: the move's share of the team's capacity (None: no estimate)
+    value_move: float | None  # (1 - f) * B_C
+    lead: float  # the ranking's lead of the challenger (difference of the totals)
     margin: float
-    migration_weight: float
     pays: bool
-    max_effort: float | None  # engineer-months at which the move would just pay (None: never / cost ignored)
+    max_share: float | None  # f*: the largest capacity share at which the move still pays (None: never)
+    max_effort: float | None  # f* x capacity, engineer-months
     max_kloc: float | None
     cost: MoveCost | None
     statement: str
+
+    @property
+    def gain(self) -> float:
+        """What the challenger gains on every criterion but migration (points on the 0-5 scale)."""
+        return self.benefit_challenger - self.benefit_incumbent
 
     def to_json(self) -> dict[str, Any]:
         """JSON form for the report's recommendation."""
         return {
             "incumbent": self.incumbent,
             "challenger": self.challenger,
+            "benefit_incumbent": self.benefit_incumbent,
+            "benefit_challenger": self.benefit_challenger,
             "gain": self.gain,
-            "penalty": self.penalty,
+            "capacity_share": self.share,
+            "value_move": self.value_move,
             "lead": self.lead,
             "margin": self.margin,
-            "migration_weight": self.migration_weight,
             "pays": self.pays,
+            "break_even_share": self.max_share,
             "break_even_effort_engineer_months": self.max_effort,
             "break_even_kloc": self.max_kloc,
             "cost": self.cost.to_json() if self.cost else None,
@@ -61,8 +75,11 @@ class BreakEven:
         }
 
 
-def _part(b: Breakdown, criterion: str) -> float:
-    return next((c.contribution for c in b.contributions if c.criterion == criterion), 0.0)
+def benefit(b: Breakdown) -> float:
+    """The weighted score over every criterion but migration, renormalised to the 0-5 scale."""
+    parts = [(c.weight, c.contribution) for c in b.contributions if c.criterion != MIGRATION]
+    total_w = math.fsum(w for w, _ in parts)
+    return math.fsum(c for _, c in parts) / total_w if total_w > 0 else b.total
 
 
 def break_even(
@@ -77,10 +94,8 @@ def break_even(
     chal = next((b for b in ranking if b.framework not in current), None)
     if inc is None or chal is None:
         return None
-    w_m = next((c.weight for c in chal.contributions if c.criterion == MIGRATION), 0.0)
-    penalty = _part(inc, MIGRATION) - _part(chal, MIGRATION)
+    b_i, b_c = benefit(inc), benefit(chal)
     lead = chal.total - inc.total
-    gain = lead + penalty
     tied = (
         sens is not None
         and sens.verdict == "tie"
@@ -90,23 +105,44 @@ def break_even(
             *sens.tied_with,
         }
     )
-    pays = lead >= TIE_GAP and not tied
     cost = costs.get(chal.framework)
-    max_effort = max_kloc = None
-    if w_m > 0 and gain > TIE_GAP and cost is not None:
-        target = 5.0 - (gain - TIE_GAP) / w_m
-        share = share_for_score(target) if target > 0 else math.inf
-        if math.isfinite(share):
-            max_effort = share * cost.capacity
-            max_kloc = cost.kloc_for_share(share)
-    statement = _statement(kb, inc.framework, chal.framework, gain, penalty, w_m, pays, max_effort, max_kloc, cost)
-    if tied and lead >= TIE_GAP:
-        statement = statement.rsplit(". ", 1)[0] + (
-            f". Stay with {kb.frameworks[inc.framework].name}: {kb.frameworks[chal.framework].name}'s lead is "
-            "within the ranking's uncertainty (a statistical tie)."
-        )
+    share = (cost.share[0] + cost.share[1]) / 2 if cost is not None else None
+    # A move that takes more than the horizon delivers nothing within it (never a negative value).
+    value_move = max(0.0, 1.0 - share) * b_c if share is not None else None
+    ranked_ahead = lead >= TIE_GAP and not tied
+    pays = ranked_ahead and (value_move is None or value_move - b_i >= TIE_GAP)
+    max_share = 1.0 - (b_i + TIE_GAP) / b_c if b_c > b_i + TIE_GAP else None
+    max_effort = max_share * cost.capacity if cost is not None and max_share is not None else None
+    max_kloc = cost.kloc_for_share(max_share) if cost is not None and max_share is not None else None
+    statement = _statement(
+        kb,
+        inc.framework,
+        chal.framework,
+        b_i,
+        b_c,
+        cost,
+        value_move,
+        pays,
+        ranked_ahead,
+        max_share,
+        max_effort,
+        max_kloc,
+    )
     return BreakEven(
-        inc.framework, chal.framework, gain, penalty, lead, TIE_GAP, w_m, pays, max_effort, max_kloc, cost, statement
+        inc.framework,
+        chal.framework,
+        b_i,
+        b_c,
+        share,
+        value_move,
+        lead,
+        TIE_GAP,
+        pays,
+        max_share,
+        max_effort,
+        max_kloc,
+        cost,
+        statement,
     )
 
 
@@ -114,17 +150,19 @@ def _statement(
     kb: KnowledgeBase,
     inc: str,
     chal: str,
-    gain: float,
-    penalty: float,
-    w_m: float,
+    b_i: float,
+    b_c: float,
+    cost: MoveCost | None,
+    value_move: float | None,
     pays: bool,
+    ranked_ahead: bool,
+    max_share: float | None,
     max_effort: float | None,
     max_kloc: float | None,
-    cost: MoveCost | None,
 ) -> str:
     i, c = kb.frameworks[inc].name, kb.frameworks[chal].name
     parts: list[str] = []
-    if cost is not None and cost.pairs:
+    if cost is not None:
         lo, hi = cost.effort
         team = f"{cost.team_size} engineer{'s' if cost.team_size != 1 else ''}" + (
             " (team size not given)" if cost.team_size_assumed else ""
@@ -135,20 +173,25 @@ def _statement(
         )
     else:
         parts.append(f"The knowledge base has no effort estimate for moving to {c}.")
-    gained = "gains" if gain >= 0 else "loses"
+    diff = b_c - b_i
     parts.append(
-        f"{c} {gained} {abs(gain):.2f} points on the other criteria; the move's cost takes {penalty:.2f} "
-        f"(migration weight {100 * w_m:.0f}%)."
+        f"Leaving migration aside, {c} scores {b_c:.2f} and {i} {b_i:.2f} ({'+' if diff >= 0 else '-'}{abs(diff):.2f})"
+        + (f"; after the capacity spent on the move {c} delivers {value_move:.2f}." if value_move is not None else ".")
     )
     if pays:
-        tail = f" (it would stop paying above {max_effort:.0f} engineer-months)." if max_effort is not None else "."
-        parts.append(f"The move pays: moving to {c} is advised{tail}")
-        return " ".join(parts)
-    if gain <= TIE_GAP:
+        tail = f" (it stops paying above {max_effort:.0f} engineer-months)" if max_effort is not None else ""
+        parts.append(f"The move pays{tail}: moving to {c} is advised.")
+    elif max_share is None:
         parts.append(f"{c} does not beat {i} by the {TIE_GAP:.2f}-point margin even at no cost: stay with {i}.")
-    elif max_effort is not None:
-        size = f" (a codebase of about {max_kloc:.0f} kLOC)" if max_kloc is not None else ""
-        parts.append(f"Stay with {i}: the move would pay only if it cost under {max_effort:.0f} engineer-months{size}.")
+    elif value_move is not None and value_move - b_i < TIE_GAP:
+        size = f", a codebase of about {max_kloc:.0f} kLOC" if max_kloc is not None else ""
+        effort = f" (about {max_effort:.0f} engineer-months{size})" if max_effort is not None else ""
+        parts.append(
+            f"Stay with {i}: the move would pay only if it took under {100 * max_share:.0f}% of the team's "
+            f"capacity{effort}."
+        )
+    elif not ranked_ahead:
+        parts.append(f"Stay with {i}: {c} does not lead the ranking by more than its uncertainty.")
     else:
-        parts.append(f"Stay with {i}: the gain is within the uncertainty of the ranking.")
+        parts.append(f"Stay with {i}.")
     return " ".join(parts)
