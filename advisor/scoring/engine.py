@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from advisor.knowledge.base import KnowledgeBase
-from advisor.knowledge.schema import Hardware
+from advisor.knowledge.schema import Hardware, Support
 from advisor.profile import ResolvedProfile
 from advisor.scoring import evidence as ev
 from advisor.scoring.advice import Recommendation, recommend
@@ -127,6 +127,8 @@ def assess(
         notes: list[str] = []
         floor = nvidia_finding(kb, fid, resolved.profile, fleet)
         override = {Hardware.NVIDIA_CUDA: floor.support} if floor else None
+        # A pinned older release performs and scales as before: only a route with no release at all caps those.
+        cap_override = override if floor is not None and floor.support is Support.NONE else None
         if floor is not None:
             notes.append(floor.message)
             warnings.append(Warning_("hardware", f"{fid}: {floor.message}", fid))
@@ -157,7 +159,7 @@ def assess(
                 measured = ev.Measured(None, 0.0, "knowledge only")
             knowledge = fact.score
             rationale, sources, as_of = fact.rationale, [str(s) for s in fact.sources], fact.as_of
-            on_hw = ev.hardware_specific(kb, fid, cid, probe, required, override)
+            on_hw = ev.hardware_specific(kb, fid, cid, probe, required, cap_override)
             replaced = on_hw is not None  # the knowledge score no longer is the framework's general score
             if on_hw is not None:
                 # A backend-specific fact replaces the hardware-agnostic score (and the cap, which only
@@ -167,7 +169,7 @@ def assess(
                 measured.summary = f"{measured.summary}; {on_hw.summary}"
                 notes.append(f"{crit.name}: {on_hw.summary}")
             elif cid in ev.HARDWARE_BOUND:
-                cap, why = ev.hardware_cap(kb, fid, probe, required, override)
+                cap, why = ev.hardware_cap(kb, fid, probe, required, cap_override)
                 if cap is not None and cap < knowledge:
                     knowledge = cap
                     measured.summary = f"{measured.summary}; {why}"
