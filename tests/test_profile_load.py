@@ -69,7 +69,10 @@ def test_scenario_defaults_and_profile_overrides(small) -> None:  # type: ignore
     p = load_profile_text("scenario: mobile\nweights:\n  performance: 4\nconstraints:\n  licenses: [Apache-2.0]\n")
     r = resolve_profile(p, small)
     assert r.weight_source == "scenario+profile"
-    assert r.weights["deployment"] == 3 and r.weights["performance"] == 4 and r.weights["community"] == 0
+    # The preset (deployment 3, ecosystem 1, performance 1) is read on the 0-5 scale: its top weight becomes 5.
+    assert r.weights["deployment"] == 5 and r.weights["performance"] == 4 and r.weights["community"] == 0
+    assert r.effective_weights["performance"].source == "profile"
+    assert r.effective_weights["deployment"].source == "scenario"
     # The profile sets licenses only: the scenario's must_deploy_to stays.
     assert r.constraints.must_deploy_to == ["mobile"] and r.constraints.licenses == ["Apache-2.0"]
     assert abs(sum(r.normalized_weights.values()) - 1.0) < 1e-12

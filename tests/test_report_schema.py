@@ -17,6 +17,7 @@ from advisor.errors import ReportError
 from advisor.profile import load_profile_text, resolve_profile
 from advisor.report import (
     SCHEMA_PATH,
+    SCHEMA_VERSION,
     anonymise,
     build_report,
     load_report,
@@ -64,7 +65,7 @@ def test_every_report_validates(profile: str, probe: str | None, bench: str | No
     report = make_report(profile, probe, bench)
     validate_report(report)
     validate_report(json.loads(to_json_text(report)))  # and after a JSON round trip
-    assert report["schema_version"] == "1.0"
+    assert report["schema_version"] == SCHEMA_VERSION
     for entry in report["ranking"]:
         assert sum(c["contribution"] for c in entry["contributions"]) == entry["total"]
     reread = json.loads(to_json_text(report))

@@ -137,17 +137,16 @@ def test_noisy_measurements_are_left_out_and_warned() -> None:
     assert "(left out)" in warned["a"] and "20%" in warned["b"]
 
 
-def test_migration_scaled_by_codebase_and_experience(small) -> None:  # type: ignore[no-untyped-def]
+def test_migration_evidence_uses_the_effort_model(small) -> None:  # type: ignore[no-untyped-def]
     def mig(text: str, fw: str) -> float | None:
         return ev.migration_evidence(small, fw, load_profile_text(text))[0].score
 
-    base = "team: {current: [pytorch]}\n"
+    base = "team: {current: [pytorch], size: 4}\n"
     assert mig(base, "pytorch") == 5.0
-    assert mig(base + "codebase: {size: medium}\n", "jax") == ev.COST_SCORE[small.migrations[("pytorch", "jax")].cost]
     assert mig(base + "codebase: {size: small}\n", "jax") > mig(base + "codebase: {size: medium}\n", "jax")
     assert mig(base + "codebase: {size: large}\n", "jax") < mig(base + "codebase: {size: medium}\n", "jax")
     assert mig(base + "codebase: {size: none}\n", "jax") == 5.0
-    expert = "team: {current: [pytorch], experience: {jax: expert}}\n"
+    expert = "team: {current: [pytorch], size: 4, experience: {jax: expert}}\n"
     assert mig(expert, "jax") > mig(base, "jax")
     assert mig("team: {current: []}\n", "jax") is None  # greenfield: knowledge only
     m, notes = ev.migration_evidence(small, "mlx", load_profile_text("team: {current: [jax]}\n"))

@@ -35,8 +35,8 @@ def _load(path: Path) -> tuple[dict[str, Any], Any, dict[str, Any] | None, dict[
     return expect, parse_profile(raw["profile"], path), probe, bench
 
 
-def test_there_are_at_least_ten_scenarios() -> None:
-    assert len(SCENARIOS) >= 10
+def test_there_are_at_least_twenty_scenarios() -> None:
+    assert len(SCENARIOS) >= 20
 
 
 @pytest.fixture(scope="module", params=["shipped", "kb_small"])

@@ -9,6 +9,7 @@ from advisor.knowledge.schema import (
     Concept,
     Criterion,
     DeploymentTarget,
+    Domain,
     Engine,
     Framework,
     Hardware,
@@ -17,6 +18,8 @@ from advisor.knowledge.schema import (
     Policy,
     Route,
     Scenario,
+    ServingStack,
+    Stewardship,
     Support,
 )
 
@@ -66,6 +69,9 @@ class KnowledgeBase:
     scenarios: dict[str, Scenario]
     policies: dict[str, Policy]
     origins: dict[tuple[str, str], str] = field(default_factory=dict)
+    domains: dict[str, Domain] = field(default_factory=dict)
+    stewardship: dict[str, Stewardship] = field(default_factory=dict)  # by framework id
+    serving: dict[str, ServingStack] = field(default_factory=dict)
 
     @property
     def version(self) -> str:
@@ -88,3 +94,10 @@ class KnowledgeBase:
             if src in concept.terms and dst in concept.terms:
                 rows.append((concept, concept.terms[src], concept.terms[dst]))
         return rows
+
+
+    def domain_score(self, domain: str, framework: str) -> float | None:
+        """The ecosystem score of `framework` in `domain`; None where the base has no fact."""
+        entry = self.domains.get(domain)
+        fact = entry.ecosystem.get(framework) if entry else None
+        return fact.score if fact else None

@@ -23,10 +23,12 @@ from advisor.knowledge.schema import (
     ConceptsFile,
     CriteriaFile,
     DeploymentFile,
+    DomainsFile,
     Framework,
     MigrationFile,
     PackFile,
     ScenariosFile,
+    StewardshipFile,
 )
 from advisor.paths import knowledge_dir, user_packs_dir
 from advisor.yamlio import LineDict, line_of, load_yaml_file
@@ -41,6 +43,8 @@ PACK_FILES: dict[str, type[BaseModel]] = {
     "migration.yaml": MigrationFile,
     "deployment.yaml": DeploymentFile,
     "scenarios.yaml": ScenariosFile,
+    "domains.yaml": DomainsFile,
+    "stewardship.yaml": StewardshipFile,
 }
 
 
@@ -96,6 +100,9 @@ class _Merged:
     scenarios: dict[str, _Entry] = field(default_factory=dict)
     policies: dict[str, _Entry] = field(default_factory=dict)
     overrides: list[_Entry] = field(default_factory=list)
+    domains: dict[str, _Entry] = field(default_factory=dict)
+    stewardship: dict[str, _Entry] = field(default_factory=dict)
+    serving: dict[str, _Entry] = field(default_factory=dict)
     concept_sources: list[str] = field(default_factory=list)
 
 
@@ -165,6 +172,14 @@ def _load_pack(directory: Path, merged: _Merged, *, base: bool) -> None:
         elif isinstance(parsed, ScenariosFile):
             for i, s in enumerate(parsed.scenarios):
                 merged.scenarios[s.id] = _Entry(s, _origin(path, raw, "scenarios", i))
+        elif isinstance(parsed, DomainsFile):
+            for i, d in enumerate(parsed.domains):
+                merged.domains[d.id] = _Entry(d, _origin(path, raw, "domains", i))
+        elif isinstance(parsed, StewardshipFile):
+            for i, st in enumerate(parsed.frameworks):
+                merged.stewardship[st.framework] = _Entry(st, _origin(path, raw, "frameworks", i))
+            for i, sv in enumerate(parsed.serving):
+                merged.serving[sv.id] = _Entry(sv, _origin(path, raw, "serving", i))
     assert pack is not None
     merged.packs.append(
         PackInfo(
@@ -242,6 +257,17 @@ def _check(merged: _Merged) -> None:
         for i, fid in enumerate(cons.exclude):
             if fid not in frameworks:
                 raise _fail(c_entry.origin, (*loc, "exclude", i), f"unknown framework {fid!r}")
+    for d_entry in merged.domains.values():
+        for fid in d_entry.value.ecosystem:
+            if fid not in frameworks:
+                raise _fail(d_entry.origin, ("ecosystem", fid), f"unknown framework {fid!r}")
+    for st_entry in merged.stewardship.values():
+        if st_entry.value.framework not in frameworks:
+            raise _fail(st_entry.origin, ("framework",), f"unknown framework {st_entry.value.framework!r}")
+    for sv_entry in merged.serving.values():
+        for i, fid in enumerate(sv_entry.value.frameworks):
+            if fid not in frameworks:
+                raise _fail(sv_entry.origin, ("frameworks", i), f"unknown framework {fid!r}")
     for o_entry in merged.overrides:
         ov = o_entry.value
         if ov.framework not in frameworks:
@@ -291,6 +317,9 @@ def load_knowledge(
         scenarios={k: e.value for k, e in merged.scenarios.items()},
         policies={k: e.value for k, e in merged.policies.items()},
         origins={("framework", k): e.origin.where() for k, e in merged.frameworks.items()},
+        domains={k: e.value for k, e in merged.domains.items()},
+        stewardship={k: e.value for k, e in merged.stewardship.items()},
+        serving={k: e.value for k, e in merged.serving.items()},
     )
 
 

@@ -336,6 +336,10 @@ class DeploymentFile(Model):
     engines: list[Engine] = Field(default_factory=list)
 
 
+#: An ISO 3166-1 alpha-2 country code (the jurisdiction a maintainer is subject to), e.g. "US", "CN".
+Country = Annotated[str, StringConstraints(pattern=r"^[A-Z]{2}$")]
+
+
 class Constraints(Model):
     """Hard constraints: a framework that cannot meet one is excluded."""
 
@@ -343,6 +347,10 @@ class Constraints(Model):
     must_deploy_to: list[Id] = Field(default_factory=list)
     licenses: list[str] = Field(default_factory=list)  # allowed licences (SPDX ids); empty = any
     exclude: list[Id] = Field(default_factory=list)  # frameworks ruled out by policy
+    #: Sovereignty: the maintainer's jurisdiction must be one of these (empty = any), e.g. [CN] for "domestic stack".
+    maintainer_jurisdictions: list[Country] = Field(default_factory=list)
+    #: One model code base must run under several frameworks' backends (e.g. a library for JAX, PyTorch and TF users).
+    multi_backend: bool = False
 
 
 class Scenario(Model):
@@ -385,3 +393,79 @@ class PackFile(Model):
     description: str | None = None
     policies: list[Policy] = Field(default_factory=list)
     score_overrides: list[ScoreOverride] = Field(default_factory=list)
+
+
+class Domain(Model):
+    """An application domain and each framework's ecosystem in it (libraries, checkpoints, serving engines)."""
+
+    id: Id
+    name: Text
+    description: Text
+    #: framework id -> ecosystem score in this domain (0-5, same scale as the `ecosystem` criterion).
+    ecosystem: dict[Id, Score]
+
+
+class DomainsFile(Model):
+    """`domains.yaml`: per-domain ecosystem facts, weighted into the ecosystem criterion by the profile's domains."""
+
+    domains: list[Domain]
+
+
+class Os(StrEnum):
+    """Operating systems a team develops or deploys on."""
+
+    LINUX = "linux"
+    WINDOWS = "windows"
+    MACOS = "macos"
+
+
+CC = Annotated[str, StringConstraints(pattern=r"^\d{1,2}\.\d$")]
+
+
+class GpuFloor(Model):
+    """The oldest NVIDIA GPU generation the framework's current CUDA wheels support (and where older ones stop)."""
+
+    release: Text  # the release line the floor describes, e.g. "2.15"
+    min_compute_capability: CC | None = None  # None: not verified
+    cuda: Text | None = None  # CUDA lines of the current wheels, e.g. "13.0, 13.2"
+    min_driver: Text | None = None  # minimum NVIDIA driver, where documented
+    #: The last release whose wheels still support older GPUs, and its floor (a team can pin it).
+    last_release_for_older: Text | None = None
+    older_min_compute_capability: CC | None = None
+    notes: Text | None = None
+    sources: Sources
+    as_of: dt.date
+
+
+class Stewardship(Model):
+    """Who maintains a framework and under which jurisdiction; what one code base can run on; OS support."""
+
+    framework: Id
+    maintainer: Text
+    jurisdiction: Country | None = None  # None: unknown
+    #: One model code base runs under several frameworks' backends (Keras 3 on JAX, TensorFlow, PyTorch).
+    multi_backend: bool = False
+    portability: Text  # what one code base runs on, in words (hardware backends without code changes)
+    os: dict[Os, Support] = Field(default_factory=dict)  # native support per OS (absent: unknown)
+    gpu_os: dict[Os, Support] = Field(default_factory=dict)  # native NVIDIA GPU support per OS (absent: unknown)
+    gpu: GpuFloor | None = None
+    sources: Sources
+    as_of: dt.date
+
+
+class ServingStack(Model):
+    """A serving or deployment stack a team may already run, and the frameworks whose models it takes natively."""
+
+    id: Id
+    name: Text
+    frameworks: list[Id]
+    notes: Text | None = None
+    sources: Sources
+    as_of: dt.date
+
+
+class StewardshipFile(Model):
+    """`stewardship.yaml`: maintainers and jurisdictions, portability, OS support, GPU floors, serving stacks."""
+
+    frameworks: list[Stewardship]
+    serving: list[ServingStack] = Field(default_factory=list)

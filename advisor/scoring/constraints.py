@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from advisor.knowledge.base import KnowledgeBase
-from advisor.knowledge.schema import Constraints
-from advisor.profile import ResolvedProfile
+from advisor.knowledge.schema import Constraints, Hardware, Support
+from advisor.profile import FleetEntry, ResolvedProfile
+from advisor.scoring.fleet import nvidia_finding, platform_reasons
 
 
 @dataclass(frozen=True)
@@ -66,13 +67,31 @@ def check_constraints(kb: KnowledgeBase, framework: str, cons: Constraints, who:
         if not licence_allowed(fw.license, cons.licenses):
             own = re.split(r"[;(]", fw.license, maxsplit=1)[0].strip()
             reasons.append(f"licence {own} is not among the allowed ({who}): {', '.join(cons.licenses)}")
+    steward = kb.stewardship.get(framework)
+    if cons.maintainer_jurisdictions:
+        # Sovereignty: an unknown jurisdiction cannot be shown to meet the requirement, so it fails it.
+        where = steward.jurisdiction if steward else None
+        if where not in cons.maintainer_jurisdictions:
+            allowed = ", ".join(cons.maintainer_jurisdictions)
+            by = f"{steward.maintainer}, {where}" if steward and where else "unknown"
+            reasons.append(f"maintainer jurisdiction ({by}) is not among the allowed ({who}): {allowed}")
+    if cons.multi_backend and not (steward and steward.multi_backend):
+        why = steward.portability if steward else "no portability fact in the knowledge base"
+        reasons.append(f"one code base must run under several frameworks' backends ({who}): {why}")
     return reasons
 
 
 def apply_constraints(
-    kb: KnowledgeBase, resolved: ResolvedProfile, frameworks: Iterable[str] | None = None
+    kb: KnowledgeBase,
+    resolved: ResolvedProfile,
+    frameworks: Iterable[str] | None = None,
+    fleet: list[FleetEntry] | None = None,
 ) -> ConstraintResult:
-    """Split the knowledge base's frameworks into candidates and exclusions (profile + overlay policies)."""
+    """Split the knowledge base's frameworks into candidates and exclusions (profile + overlay policies).
+
+    `fleet` is the team's hardware (profile plus probe, see `advisor.scoring.fleet.team_fleet`).
+    """
+    fleet = list(resolved.profile.fleet) if fleet is None else fleet
     considered = set(resolved.frameworks)
     out = ConstraintResult()
     for fid in frameworks if frameworks is not None else kb.frameworks:
@@ -82,6 +101,11 @@ def apply_constraints(
             )
             continue
         reasons = check_constraints(kb, fid, resolved.constraints, "profile")
+        reasons += [f"{r} (profile environment)" for r in platform_reasons(kb, fid, resolved.profile)]
+        if Hardware.NVIDIA_CUDA in resolved.constraints.must_run_on:
+            floor = nvidia_finding(kb, fid, resolved.profile, fleet)
+            if floor is not None and floor.support is Support.NONE:
+                reasons.append(f"must run on the team's NVIDIA fleet (profile): {floor.message}")
         for pid in resolved.policies:
             reasons += check_constraints(kb, fid, kb.policies[pid].constraints, f"policy {pid!r}")
         if reasons:

@@ -13,9 +13,14 @@ from advisor.knowledge.freshness import stale_facts
 from advisor.knowledge.schema import Hardware, Support
 from advisor.profile import ResolvedProfile
 from advisor.scoring import evidence as ev
+from advisor.scoring.advice import Recommendation, recommend
 from advisor.scoring.constraints import Exclusion, apply_constraints
+from advisor.scoring.decision import BreakEven, break_even
+from advisor.scoring.domains import domain_ecosystem
 from advisor.scoring.explain import Breakdown, Contribution, blend, on_grid, total_of
+from advisor.scoring.fleet import nvidia_finding, team_fleet
 from advisor.scoring.mcda import rank_order, topsis
+from advisor.scoring.migration import MoveCost, move_cost
 from advisor.scoring.sensitivity import DEFAULT_DRAWS, Sensitivity, analyse
 
 #: Probe outcomes that mean "the framework is there but something went wrong".
@@ -41,22 +46,6 @@ class Warning_:
 
 
 @dataclass
-class Recommendation:
-    """The advice in one place: the choice, how sure, and what to do next."""
-
-    framework: str | None
-    name: str | None
-    verdict: str  # clear, likely, tie, single, none
-    tied_with: list[str]
-    summary: str
-    next_steps: list[str]
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON form for the report."""
-        return dict(self.__dict__)
-
-
-@dataclass
 class Assessment:
     """Everything the scoring decided, ready for the report, the TUI and the checklist."""
 
@@ -69,6 +58,8 @@ class Assessment:
     recommendation: Recommendation
     hardware: dict[str, str]
     warnings: list[Warning_] = field(default_factory=list)
+    migration: dict[str, MoveCost] = field(default_factory=dict)  # per framework the team would move to
+    break_even: BreakEven | None = None
 
 
 def _status(fid: str, probe: dict[str, Any] | None, bench: dict[str, Any] | None) -> tuple[str, bool | None]:
@@ -125,8 +116,12 @@ def assess(
     """Score every candidate framework for `resolved` with the evidence given (probe/bench JSON or None)."""
     today = today or dt.date.today()
     warnings = [Warning_("profile", w) for w in resolved.warnings]
-    cons = apply_constraints(kb, resolved)
+    fleet = team_fleet(resolved.profile, probe)
+    cons = apply_constraints(kb, resolved, fleet=fleet)
+    # The team's hardware: what it must run on plus its fleet (the probe's GPUs are found by the evidence anyway).
+    required = list(dict.fromkeys([*resolved.constraints.must_run_on, *(e.hardware for e in fleet)]))
     criteria = list(kb.criteria)
+    costs: dict[str, MoveCost] = {}
     norm = resolved.normalized_weights
     present = ev.present_hardware(probe)
     ratios = ev.benchmark_ratios(bench, set(kb.frameworks))
@@ -136,13 +131,31 @@ def assess(
         status, installed = _status(fid, probe, bench)
         contributions: list[Contribution] = []
         notes: list[str] = []
+        floor = nvidia_finding(kb, fid, resolved.profile, fleet)
+        override = {Hardware.NVIDIA_CUDA: floor.support} if floor else None
+        # A pinned older release performs and scales as before: only a route with no release at all caps those.
+        cap_override = override if floor is not None and floor.support is Support.NONE else None
+        if floor is not None:
+            notes.append(floor.message)
+            warnings.append(Warning_("hardware", f"{fid}: {floor.message}", fid))
+        cost = move_cost(kb, fid, resolved.profile)
+        if cost is not None and cost.pairs:
+            costs[fid] = cost
+        for sid in resolved.profile.serving:
+            stack = kb.serving[sid]
+            if fid not in stack.frameworks:
+                notes.append(
+                    f"the team's serving stack {stack.name} does not take {fw.name} models natively: "
+                    "a move also means replacing or bridging it"
+                )
+        dom = domain_ecosystem(kb, fid, resolved.profile)
         for cid in criteria:
             crit = kb.criteria[cid]
             fact = fw.scores[cid]
             if crit.evidence == "benchmark":
                 measured = ev.performance_evidence(fid, ratios, bench)
             elif crit.evidence == "hardware":
-                measured = ev.hardware_evidence(kb, fid, probe, resolved.constraints.must_run_on)
+                measured = ev.hardware_evidence(kb, fid, probe, required, override)
             elif crit.evidence == "migration":
                 measured, mig_notes = ev.migration_evidence(kb, fid, resolved.profile)
                 notes.extend(mig_notes)
@@ -152,7 +165,8 @@ def assess(
                 measured = ev.Measured(None, 0.0, "knowledge only")
             knowledge = fact.score
             rationale, sources, as_of = fact.rationale, [str(s) for s in fact.sources], fact.as_of
-            on_hw = ev.hardware_specific(kb, fid, cid, probe, resolved.constraints.must_run_on)
+            on_hw = ev.hardware_specific(kb, fid, cid, probe, required, cap_override)
+            replaced = on_hw is not None  # the knowledge score no longer is the framework's general score
             if on_hw is not None:
                 # A backend-specific fact replaces the hardware-agnostic score (and the cap, which only
                 # guesses at it from the route's support status).
@@ -161,11 +175,19 @@ def assess(
                 measured.summary = f"{measured.summary}; {on_hw.summary}"
                 notes.append(f"{crit.name}: {on_hw.summary}")
             elif cid in ev.HARDWARE_BOUND:
-                cap, why = ev.hardware_cap(kb, fid, probe, resolved.constraints.must_run_on)
+                cap, why = ev.hardware_cap(kb, fid, probe, required, cap_override)
                 if cap is not None and cap < knowledge:
                     knowledge = cap
                     measured.summary = f"{measured.summary}; {why}"
                     notes.append(f"{crit.name}: {why}")
+            if cid == "ecosystem" and dom is not None and (on_hw is None or dom.score <= knowledge):
+                # The team's domains replace the general score; a lower figure on the team's hardware still wins.
+                knowledge = dom.score
+                rationale, sources, as_of = dom.rationale, dom.sources, dom.as_of
+                measured.summary = f"{measured.summary}; {dom.summary}"
+                measured.figures = [*measured.figures, *dom.parts]
+                notes.append(f"{crit.name}: {dom.summary}")
+                replaced = True
             score = blend(knowledge, measured)
             contributions.append(
                 Contribution(
@@ -173,7 +195,7 @@ def assess(
                     name=crit.name,
                     weight=norm[cid],
                     score=score,
-                    knowledge_score=knowledge if on_hw is not None else fact.score,
+                    knowledge_score=knowledge if replaced else fact.score,
                     measured_score=measured.score,
                     evidence_weight=measured.weight if measured.score is not None else 0.0,
                     contribution=on_grid(norm[cid] * score),
@@ -233,7 +255,8 @@ def assess(
             )
     else:
         order = []
-    rec = _recommend(kb, resolved, ranking, sens, present, bench)
+    verdict_gap = break_even(kb, ranking, list(resolved.profile.team.current), costs, sens)
+    rec = recommend(kb, resolved, ranking, sens, present, bench, verdict_gap)
     return Assessment(
         resolved=resolved,
         ranking=ranking,
@@ -244,92 +267,6 @@ def assess(
         recommendation=rec,
         hardware={hw.value: d for hw, d in present.items()},
         warnings=warnings,
+        migration=costs,
+        break_even=verdict_gap,
     )
-
-
-def _install_hint(kb: KnowledgeBase, fid: str, present: dict[Hardware, str]) -> str | None:
-    fw = kb.frameworks[fid]
-    for hw in [h for h in present if h is not Hardware.CPU] + [Hardware.CPU]:
-        entry = fw.hardware.get(hw)
-        if entry is not None and entry.install and entry.status is not Support.NONE:
-            return f"Install {fw.name} for {hw.value}: `{entry.install}`"
-    if fw.distributions:
-        return f"Install {fw.name}: `pip install {fw.distributions[0]}`"
-    return None
-
-
-def _recommend(
-    kb: KnowledgeBase,
-    resolved: ResolvedProfile,
-    ranking: list[Breakdown],
-    sens: Sensitivity | None,
-    present: dict[Hardware, str],
-    bench: dict[str, Any] | None,
-) -> Recommendation:
-    if not ranking or sens is None:
-        return Recommendation(
-            None,
-            None,
-            "none",
-            [],
-            "No framework meets every hard constraint; see the exclusions.",
-            ["Relax a constraint (must_run_on, must_deploy_to, licenses) or add an overlay pack."],
-        )
-    top = ranking[0]
-    name = top.name
-    steps: list[str] = []
-    if sens.verdict == "tie":
-        others = ", ".join(kb.frameworks[f].name for f in sens.tied_with)
-        summary = (
-            f"{name} and {others} are a statistical tie for this profile (lead {sens.gap:.2f} of 5); "
-            "either is a sound choice."
-        )
-        by_name = {b.framework: b for b in ranking}
-        rival = by_name[sens.tied_with[0]]
-        diffs = sorted(
-            (
-                (c.contribution - r.contribution, c.name)
-                for c, r in zip(top.contributions, rival.contributions, strict=True)
-            ),
-            key=lambda t: -abs(t[0]),
-        )[:3]
-        steps.append(
-            "Decide on the criteria where they differ most: "
-            + ", ".join(f"{n} ({'+' if d >= 0 else '-'}{abs(d):.2f} for {name})" for d, n in diffs)
-            + "."
-        )
-        steps.append(f"Prototype one representative model in both {name} and {rival.name} before committing.")
-    else:
-        how = "clearly" if sens.verdict == "clear" else "probably"
-        summary = f"{name} is {how} the best fit for this profile ({top.total:.2f} of 5"
-        summary += f", ahead of {kb.frameworks[sens.runner_up].name} by {sens.gap:.2f})." if sens.runner_up else ")."
-    if kb.frameworks[top.framework].kind == "multi_backend":
-        single = next((b for b in ranking if kb.frameworks[b.framework].kind != "multi_backend"), None)
-        if single is not None:
-            steps.append(
-                f"{name} is a multi-backend layer: it runs on another framework. Choose its backend too; the "
-                f"highest-ranked single framework here is {single.name} ({single.total:.2f})."
-            )
-    current = list(resolved.profile.team.current)
-    if top.framework in current:
-        steps.append(f"Stay with {name}: the team already uses it, so there is no migration cost.")
-    else:
-        for src in current:
-            mig = kb.migrations.get((src, top.framework))
-            if mig is not None:
-                tools = ", ".join(f"{t.name} ({t.url})" for t in mig.tools) or "no dedicated tools"
-                steps.append(f"Plan the migration {src} -> {top.framework} ({mig.cost.value} cost); tools: {tools}.")
-    if top.installed is not True:
-        hint = _install_hint(kb, top.framework, present)
-        if hint:
-            steps.append(hint + ".")
-    if top.installed and not bench:
-        steps.append("Run `fwadvisor report` without --no-bench to blend measured performance into the ranking.")
-    if sens.smallest is not None and sens.verdict != "tie":
-        t = sens.smallest
-        steps.append(
-            f"Check the weight of {kb.criteria[t.criterion].name}: at {100 * t.threshold_weight:.0f}% "
-            f"(now {100 * t.current_weight:.0f}%) {kb.frameworks[t.new_winner].name} would win."
-        )
-    steps.append(f"Run `fwadvisor checklist` for the onboarding checklist for {name}.")
-    return Recommendation(top.framework, name, sens.verdict, list(sens.tied_with), summary, steps)

@@ -11,8 +11,8 @@ Three kinds, chosen per criterion by `Criterion.evidence` in `criteria.yaml`:
 * **hardware**: for each accelerator the probe found or the profile requires (`must_run_on`), the
   framework's support status (5 when the framework's own probe used the device here), averaged and
   blended with weight `HARDWARE_WEIGHT`. A CPU alone adds no evidence: every framework runs on a CPU.
-* **migration**: replaces the knowledge score with the migration matrix entry for the team's
-  current framework(s), scaled by the codebase size and eased by the team's experience.
+* **migration**: replaces the knowledge score with the cost of the move in engineer-months, as a share
+  of the team's capacity (`advisor.scoring.migration`).
 
 All inputs are the probe and bench JSON shapes (dicts), so saved reports can be re-scored.
 """
@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from advisor.knowledge.base import KnowledgeBase
-from advisor.knowledge.schema import Cost, Hardware, Support
-from advisor.profile import CodebaseSize, Experience, Profile, experience_of
+from advisor.knowledge.schema import Hardware, Support
+from advisor.profile import Profile
 
 #: Weight of the benchmark figure in the performance score when at least `BENCH_FULL_AT` benchmarks are shared.
 BENCH_WEIGHT = 0.4
@@ -52,23 +52,6 @@ SUPPORT_VALUE: dict[Support, float] = {
     Support.UNKNOWN: 2.5,
     Support.NONE: 0.0,
 }
-#: Migration cost as a 0-5 score for a medium codebase.
-COST_SCORE: dict[Cost, float] = {Cost.LOW: 4.0, Cost.MEDIUM: 3.0, Cost.HIGH: 2.0, Cost.VERY_HIGH: 1.0}
-#: How much of the cost (distance below 5) a codebase of each size carries.
-SIZE_FACTOR: dict[CodebaseSize, float] = {
-    CodebaseSize.NONE: 0.0,
-    CodebaseSize.SMALL: 0.5,
-    CodebaseSize.MEDIUM: 1.0,
-    CodebaseSize.LARGE: 1.25,
-}
-#: Share of the remaining cost that falls away when the team already knows the target framework.
-EXPERIENCE_RELIEF: dict[Experience, float] = {
-    Experience.NONE: 0.0,
-    Experience.BEGINNER: 0.1,
-    Experience.INTERMEDIATE: 0.25,
-    Experience.EXPERT: 0.5,
-}
-
 #: Probe accelerator keys and the hardware ids they mean (contract in notes/contracts.md).
 _ACCEL_KEYS = {
     "tpu": Hardware.GOOGLE_TPU,
@@ -122,13 +105,27 @@ def _framework_uses(probe: dict[str, Any], framework: str) -> set[Hardware]:
     return used
 
 
-def _route_value(kb: KnowledgeBase, framework: str, hw: Hardware, used: Collection[Hardware]) -> float:
+#: Per hardware id, the support on the team's fleet where it differs from the knowledge base's (GPU floors).
+Override = Mapping[Hardware, Support]
+
+
+def _support(kb: KnowledgeBase, framework: str, hw: Hardware, override: Override | None) -> Support:
+    return (override or {}).get(hw) or kb.hardware_support(framework, hw)
+
+
+def _route_value(
+    kb: KnowledgeBase, framework: str, hw: Hardware, used: Collection[Hardware], override: Override | None = None
+) -> float:
     """0-5 for the framework's route to `hw`: 5 when its own probe used the device here, else the support status."""
-    return 5.0 if hw in used else SUPPORT_VALUE[kb.hardware_support(framework, hw)]
+    return 5.0 if hw in used else SUPPORT_VALUE[_support(kb, framework, hw, override)]
 
 
 def hardware_evidence(
-    kb: KnowledgeBase, framework: str, probe: dict[str, Any] | None, required: Sequence[Hardware] = ()
+    kb: KnowledgeBase,
+    framework: str,
+    probe: dict[str, Any] | None,
+    required: Sequence[Hardware] = (),
+    override: Override | None = None,
 ) -> Measured:
     """How well `framework` fits the team's accelerators: those on this machine and those the profile requires.
 
@@ -145,9 +142,9 @@ def hardware_evidence(
     used = _framework_uses(probe, framework) if probe else set()
     values, figures = [], []
     for hw, detail in targets.items():
-        status = kb.hardware_support(framework, hw)
+        status = _support(kb, framework, hw, override)
         verified = hw in used
-        value = _route_value(kb, framework, hw, used)
+        value = _route_value(kb, framework, hw, used, override)
         values.append(value)
         figures.append(
             {"hardware": hw.value, "detail": detail, "status": status.value, "verified_here": verified, "value": value}
@@ -163,7 +160,11 @@ HARDWARE_BOUND = ("performance", "distributed_scale")
 
 
 def hardware_cap(
-    kb: KnowledgeBase, framework: str, probe: dict[str, Any] | None, required: Sequence[Hardware] = ()
+    kb: KnowledgeBase,
+    framework: str,
+    probe: dict[str, Any] | None,
+    required: Sequence[Hardware] = (),
+    override: Override | None = None,
 ) -> tuple[float | None, str]:
     """The most a hardware-bound score can be on the team's accelerators, and why (None: no cap).
 
@@ -171,7 +172,7 @@ def hardware_cap(
     route cannot be assumed to perform or scale there as it does on its first-class hardware, so
     such scores are capped at the route's support value (averaged over the team's accelerators).
     """
-    found = hardware_evidence(kb, framework, probe, required)
+    found = hardware_evidence(kb, framework, probe, required, override)
     if found.score is None or found.score >= 5.0:
         return None, ""
     routes = ", ".join(f"{f['hardware']} {f['status']}" for f in found.figures if f["value"] < 5.0)
@@ -201,6 +202,7 @@ def hardware_specific(
     criterion: str,
     probe: dict[str, Any] | None,
     required: Sequence[Hardware] = (),
+    override: Override | None = None,
 ) -> HardwareSpecific | None:
     """The `criterion` score of `framework` on the team's accelerators, where the base has backend-specific facts.
 
@@ -223,7 +225,7 @@ def hardware_specific(
         if fact is not None:
             values.append((fact.score, hw))
         elif criterion in HARDWARE_BOUND:
-            values.append((min(general.score, _route_value(kb, framework, hw, used)), hw))
+            values.append((min(general.score, _route_value(kb, framework, hw, used, override)), hw))
         else:
             values.append((general.score, hw))
     score, lowest = min(values, key=lambda v: v[0])
@@ -363,43 +365,37 @@ def performance_evidence(
 
 
 def migration_evidence(kb: KnowledgeBase, framework: str, profile: Profile) -> tuple[Measured, list[str]]:
-    """Migration cost from the team's current framework(s) to `framework`, as a 0-5 score (5 = none)."""
-    notes: list[str] = []
+    """Migration cost from the team's current framework(s) to `framework`, as a 0-5 score (5 = none).
+
+    The cost model (engineer-months from kLOC, difficulty and experience) is in `advisor.scoring.migration`.
+    """
+    from advisor.scoring.migration import move_cost
+
     current = list(profile.team.current)
-    size = profile.codebase.effective_size()
-    relief = EXPERIENCE_RELIEF[experience_of(profile, framework)]
     if framework in current:
-        return Measured(
-            5.0, 1.0, "the team already uses it: no migration", [{"from": framework, "to": framework}]
-        ), notes
+        return Measured(5.0, 1.0, "the team already uses it: no migration", [{"from": framework, "to": framework}]), []
     if not current:
-        return Measured(None, 0.0, "no current framework in the profile (greenfield): knowledge only"), notes
-    figures, scores = [], []
-    for src in current:
-        entry = kb.migrations.get((src, framework))
-        if entry is None:
-            notes.append(f"no migration entry {src} -> {framework} in the knowledge base")
-            continue
-        base = COST_SCORE[entry.cost]
-        scaled = 5.0 - (5.0 - base) * SIZE_FACTOR[size]
-        eased = scaled + (5.0 - scaled) * relief
-        value = min(5.0, max(0.0, eased))
-        scores.append(value)
-        figures.append(
-            {
-                "from": src,
-                "to": framework,
-                "cost": entry.cost.value,
-                "codebase": size.value,
-                "experience": experience_of(profile, framework).value,
-                "value": value,
-            }
-        )
-    if not scores:
+        return Measured(None, 0.0, "no current framework in the profile (greenfield): knowledge only"), []
+    cost = move_cost(kb, framework, profile)
+    assert cost is not None  # a current framework exists and is not the target
+    notes = [f"no migration entry {src} -> {framework} in the knowledge base" for src in cost.missing]
+    if not cost.pairs:
         return Measured(None, 0.0, "no migration entry for the team's framework(s): knowledge only"), notes
-    score = sum(scores) / len(scores)
-    summary = "; ".join(f"{f['from']} -> {f['to']}: {f['cost']} cost, {f['codebase']} codebase" for f in figures)
-    return Measured(score, 1.0, summary, figures), notes
+    lo, hi = cost.effort
+    who = f"{cost.team_size} engineer{'s' if cost.team_size != 1 else ''}" + (
+        " (assumed)" if cost.team_size_assumed else ""
+    )
+    summary = (
+        "; ".join(f"{p.source} -> {p.target}: {p.cost} difficulty, {_kloc_text(p.kloc)} kLOC" for p in cost.pairs)
+        + f": {lo:.0f}-{hi:.0f} engineer-months, {100 * cost.share[0]:.0f}-{100 * cost.share[1]:.0f}% of "
+        f"{who} over {cost.horizon_months:g} months"
+    )
+    figures = [p.to_json() for p in cost.pairs]
+    return Measured(cost.score, 1.0, summary, figures), notes
+
+
+def _kloc_text(kloc: tuple[float, float]) -> str:
+    return f"{kloc[0]:g}" if kloc[0] == kloc[1] else f"{kloc[0]:g}-{kloc[1]:g}"
 
 
 def implausible_gaps(ratios: dict[str, list[dict[str, Any]]]) -> list[tuple[str, str]]:

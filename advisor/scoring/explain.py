@@ -1,6 +1,6 @@
 """Explanations: every total is the sum of per-criterion contributions, each with its rationale, sources and figures.
 
-Exactness: each contribution `w_j * s_j` is rounded onto a binary grid of 2**-40 (an error below
+Exactness: each contribution `w_j * s_j` is rounded down onto a binary grid of 2**-40 (an error below
 1e-12). Sums of a few hundred such numbers below 8 are exact in IEEE double precision, so the
 contributions add up to the total *exactly*, in any order and with any summation routine
 (left-to-right, `math.fsum`, Python 3.12's compensated `sum`, NumPy's pairwise sum).
@@ -20,8 +20,12 @@ GRID = 2.0**-40
 
 
 def on_grid(value: float) -> float:
-    """`value` rounded to the nearest multiple of `GRID` (exact in binary floating point)."""
-    return round(value / GRID) * GRID
+    """`value` rounded down to a multiple of `GRID` (exact in binary floating point).
+
+    Down, not to the nearest: a total of contributions then never exceeds the true weighted sum, so a
+    framework scoring 5 on every weighted criterion totals at most 5 (the report's bound), not 5 + 1e-12.
+    """
+    return math.floor(value / GRID) * GRID
 
 
 def blend(knowledge: float, measured: Measured) -> float:

@@ -7,7 +7,8 @@ from typing import Any
 
 from advisor import __version__
 from advisor.knowledge.base import KnowledgeBase
-from advisor.report import Ahp, Knowledge, Pack, Tool, anonymise, build_report
+from advisor.report import anonymise, build_report
+from advisor.report.models import Ahp, Knowledge, Pack, Tool
 from advisor.team.decide import MemberView, TeamDecision
 from advisor.team.decision_schema import (
     AggregationSection,

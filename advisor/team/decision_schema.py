@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from advisor.report import (
+from advisor.report.models import (
     Ahp,
     ExclusionModel,
     Knowledge,
@@ -53,7 +53,7 @@ class MemberSection(_M):
     scenario: str | None
     normalized_weights: dict[str, float]
     ahp: Ahp | None
-    constraints: dict[str, list[str]]
+    constraints: dict[str, list[str] | bool]  # as in the report's profile section
     winner: str | None = Field(description="the member's own winner, under their own constraints")
     verdict: Literal["clear", "likely", "tie", "single", "none"]
     ranking: list[MemberRank]

@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     from advisor.atomic import atomic_write_text
     from advisor.errors import UsageError
     from advisor.knowledge import load_knowledge
-    from advisor.profile import load_profile, resolve_profile, template
+    from advisor.profile import WEIGHT_SCALE_MAX, load_profile, resolve_profile, template
 
     kb = load_knowledge(args.kb)
     if args.profile_command == "init":
@@ -42,10 +42,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"fwadvisor: profile template written to {args.output}", file=sys.stderr)
         return 0
     resolved = resolve_profile(load_profile(args.file), kb)
+    effective = resolved.effective_weights
     data: dict[str, object] = {
         "scenario": resolved.scenario,
         "weight_source": resolved.weight_source,
         "weights": resolved.normalized_weights,
+        "weight_scale": f"0-{WEIGHT_SCALE_MAX:g}",
+        "effective_weights": {c: e.to_json() for c, e in effective.items()},
         "constraints": resolved.constraints.model_dump(mode="json"),
         "frameworks": list(resolved.frameworks),
         "consistency_ratio": resolved.ahp.consistency_ratio if resolved.ahp else None,
@@ -55,9 +58,10 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(data, indent=2))
         return 0
     print(f"ok: {args.file}: scenario {resolved.scenario or 'none'}, weights from {resolved.weight_source}")
-    for cid, w in resolved.normalized_weights.items():
-        if w > 0:
-            print(f"  {cid:<24} {100 * w:5.1f}%")
+    print(f"  effective weights (value on the 0-{WEIGHT_SCALE_MAX:g} scale, share of the total, set by):")
+    for cid, e in effective.items():
+        if e.share > 0:
+            print(f"  {cid:<24} {e.value:5.2f}  {100 * e.share:5.1f}%  ({e.source})")
     cons = {k: v for k, v in resolved.constraints.model_dump(mode="json").items() if v}
     print(f"  constraints: {json.dumps(cons) if cons else 'none'}")
     for warning in resolved.warnings:

@@ -1,0 +1,155 @@
+"""An assessment turned into the report dict (validated by the models on the way), without identifying data."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import socket
+from pathlib import Path
+from typing import Any
+
+from advisor import __version__
+from advisor.knowledge.base import KnowledgeBase
+from advisor.profile import WEIGHT_SCALE_MAX, profile_to_json
+from advisor.report.models import (
+    Ahp,
+    ContributionModel,
+    EffectiveWeightModel,
+    ExclusionModel,
+    Knowledge,
+    Machine,
+    Method,
+    Pack,
+    ProfileSection,
+    RankingEntry,
+    RecommendationSection,
+    Report,
+    SensitivitySection,
+    Tool,
+    WarningModel,
+)
+from advisor.scoring.engine import Assessment
+
+#: Keys that identify the machine or its user; dropped from the probe unless `identify` is set.
+_IDENTIFYING = {"hostname", "host", "node", "nodename", "fqdn", "user", "username", "login", "uid", "home"}
+
+
+def _scrub(value: Any, home: str | None) -> Any:
+    if isinstance(value, dict):
+        return {k: _scrub(v, home) for k, v in value.items() if str(k).lower() not in _IDENTIFYING}
+    if isinstance(value, list):
+        return [_scrub(v, home) for v in value]
+    if isinstance(value, str) and home and home != "/" and home in value:
+        return value.replace(home, "~")
+    return value
+
+
+def anonymise(data: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Drop identifying keys (host, user) and replace the home folder (which names the user) by `~`."""
+    if data is None:
+        return None
+    try:
+        home: str | None = str(Path.home())
+    except RuntimeError:
+        home = None
+    return _scrub(data, home)
+
+
+def _machine(probe: dict[str, Any] | None, hardware: dict[str, str], hostname: str | None) -> Machine:
+    p = probe or {}
+    cpu, mem, sw = p.get("cpu") or {}, p.get("memory") or {}, p.get("software") or {}
+    gpus = [str(d.get("name")) for d in (p.get("gpus") or {}).get("devices") or []]
+    return Machine(
+        hostname=hostname,
+        os=sw.get("os"),
+        arch=cpu.get("arch"),
+        python=sw.get("python"),
+        cpu=cpu.get("model"),
+        logical_cores=cpu.get("logical_cores"),
+        usable_cores=cpu.get("usable_cores"),
+        memory_total_bytes=mem.get("total_bytes"),
+        gpus=gpus,
+        hardware=hardware,
+    )
+
+
+def build_report(
+    assessment: Assessment,
+    kb: KnowledgeBase,
+    *,
+    probe: dict[str, Any] | None,
+    bench: dict[str, Any] | None,
+    profile_source: str,
+    identify: bool = False,
+    hostname: str | None = None,
+) -> dict[str, Any]:
+    """The report as a JSON-ready dict (validated by the pydantic models on the way)."""
+    r = assessment.resolved
+    if identify and hostname is None:
+        hostname = socket.gethostname()
+    if not identify:
+        hostname = None
+        probe, bench = anonymise(probe), anonymise(bench)
+    topsis_rank = {f: i + 1 for i, f in enumerate(assessment.topsis_order)}
+    ranking = [
+        RankingEntry(
+            rank=i + 1,
+            framework=b.framework,
+            name=b.name,
+            total=b.total,
+            topsis=assessment.topsis[b.framework],
+            topsis_rank=topsis_rank[b.framework],
+            status=b.status,
+            installed=b.installed,
+            notes=b.notes,
+            contributions=[ContributionModel(**c.to_json()) for c in b.contributions],
+        )
+        for i, b in enumerate(assessment.ranking)
+    ]
+    cons = r.constraints.model_dump(mode="json")
+    report = Report(
+        generated_at=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        tool=Tool(version=__version__),
+        knowledge=Knowledge(version=kb.version, packs=[Pack(**p.to_json()) for p in kb.packs]),
+        machine=_machine(probe, assessment.hardware, hostname),
+        probe=probe,
+        benchmarks=bench,
+        profile=ProfileSection(
+            source=profile_source,
+            scenario=r.scenario,
+            weight_source=r.weight_source,  # type: ignore[arg-type]
+            weights=r.weights,
+            normalized_weights=r.normalized_weights,
+            constraints=cons,
+            policies=list(r.policies),
+            frameworks=list(r.frameworks),
+            as_written=profile_to_json(r.profile),
+            ahp=Ahp(
+                lambda_max=r.ahp.lambda_max,
+                consistency_index=r.ahp.consistency_index,
+                consistency_ratio=r.ahp.consistency_ratio,
+                missing_pairs=r.ahp.missing_pairs,
+            )
+            if r.ahp
+            else None,
+            weight_scale=f"0-{WEIGHT_SCALE_MAX:g} importance; scenario presets scaled so their largest weight is "
+            f"{WEIGHT_SCALE_MAX:g}",
+            effective_weights={
+                c: EffectiveWeightModel(**e.to_json())  # type: ignore[arg-type]
+                for c, e in r.effective_weights.items()
+            },
+        ),
+        method=Method(),
+        ranking=ranking,
+        sensitivity=SensitivitySection(**assessment.sensitivity.to_json()) if assessment.sensitivity else None,
+        exclusions=[ExclusionModel(**e.to_json()) for e in assessment.exclusions],
+        warnings=[WarningModel(**w.to_json()) for w in assessment.warnings],
+        recommendation=RecommendationSection(**assessment.recommendation.to_json()),
+        migration={fid: cost.to_json() for fid, cost in assessment.migration.items()},
+    )
+    return report.model_dump(mode="json")
+
+
+def to_json_text(report: dict[str, Any]) -> str:
+    """The report as JSON text (floats keep full precision, so contributions still add up exactly)."""
+    return json.dumps(report, indent=2) + "\n"

@@ -1,0 +1,60 @@
+"""Reading saved reports: validation against the shipped schema, one-line errors; regenerating the schema files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from advisor.errors import ReportError
+from advisor.report.models import READABLE_VERSIONS, SCHEMA_VERSION, schema_text
+
+SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schemas" / "report.schema.json"
+
+
+def validate_report(data: Any, source: str = "<report>") -> None:
+    """Check `data` against the shipped schema; `ReportError` names the first failing field."""
+    import jsonschema  # deferred: only reading/validating reports needs it
+
+    if not isinstance(data, dict):
+        raise ReportError("a report must be a JSON object", file=source)
+    version = data.get("schema_version")
+    if version not in READABLE_VERSIONS:
+        raise ReportError(
+            f"unsupported report schema_version {version!r} (expected one of {', '.join(READABLE_VERSIONS)}; "
+            f"this fwadvisor writes {SCHEMA_VERSION})",
+            file=source,
+            field="schema_version",
+        )
+    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator(schema)
+    error = jsonschema.exceptions.best_match(validator.iter_errors(data))
+    if error is not None:
+        path = ".".join(str(p) if not isinstance(p, int) else f"[{p}]" for p in error.absolute_path).replace(".[", "[")
+        raise ReportError(f"does not match the report schema: {error.message[:200]}", file=source, field=path or None)
+
+
+def load_report(path: str | Path) -> dict[str, Any]:
+    """Read and validate a saved report (`--from-json`, `compare`)."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ReportError(f"cannot read report: {exc}", file=p) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ReportError(f"not valid JSON: {exc.msg}", file=p, line=exc.lineno) from None
+    validate_report(data, str(p))
+    return data
+
+
+def write_schema_files(root: Path | None = None) -> list[Path]:
+    """Regenerate the committed schema files (the package copy and the one published in docs/)."""
+    root = root or Path(__file__).resolve().parent.parent.parent
+    text = schema_text()
+    targets = [SCHEMA_PATH, root / "docs" / "report.schema.json"]
+    for target in targets:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    return targets

@@ -1,0 +1,125 @@
+"""The report as Markdown: recommendation, profile, ranking with exact explanations, sensitivity, warnings."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from advisor.scoring.explain import display_parts
+
+
+def _fmt_pct(x: float) -> str:
+    return f"{100 * x:.0f}%"
+
+
+def to_markdown(report: dict[str, Any]) -> str:
+    """The report as Markdown: recommendation, ranking, explanations, sensitivity, exclusions, warnings."""
+    out: list[str] = ["# fwadvisor report", ""]
+    rec = report["recommendation"]
+    out += ["## Recommendation", "", f"**{rec['summary']}**", ""]
+    out += [f"- {s}" for s in rec["next_steps"]] + [""]
+    gap = rec.get("break_even")
+    if gap:
+        out += ["## Stay or move", "", gap["statement"], ""]
+        cost = gap.get("cost")
+        if cost:
+            lo, hi = cost["effort_engineer_months"]
+            out += [
+                f"- Effort: {lo:.0f}-{hi:.0f} engineer-months; {cost['team_size']} engineers"
+                + (" (assumed)" if cost["team_size_assumed"] else "")
+                + f" over {cost['horizon_months']:g} months",
+                "- Break-even share of capacity: "
+                + (f"{100 * gap['break_even_share']:.0f}%" if gap["break_even_share"] is not None else "none"),
+                "",
+            ]
+    prof = report["profile"]
+    eff = prof.get("effective_weights") or {}
+    out += [
+        "## Profile",
+        "",
+        f"- Source: {prof['source']}",
+        f"- Scenario: {prof['scenario'] or 'none'}",
+        f"- Weights ({prof['weight_source']}; {prof.get('weight_scale') or 'normalised'}): "
+        + ", ".join(
+            f"{k} {_fmt_pct(v)}" + (f" ({eff[k]['source']})" if k in eff else "")
+            for k, v in prof["normalized_weights"].items()
+            if v > 0
+        ),
+    ]
+    cons = {k: v for k, v in prof["constraints"].items() if v}
+    out += [f"- Constraints: {json.dumps(cons) if cons else 'none'}", ""]
+    out += ["## Ranking", "", "| # | Framework | Score (0-5) | TOPSIS | Status |", "|---|---|---|---|---|"]
+    for e in report["ranking"]:
+        out.append(
+            f"| {e['rank']} | {e['name']} | {e['total']:.2f} | {e['topsis']:.2f} (#{e['topsis_rank']}) "
+            f"| {e['status']} |"
+        )
+    out.append("")
+    for e in report["ranking"]:
+        parts, total = display_parts([c["contribution"] for c in e["contributions"]])
+        out += [
+            f"### {e['name']}: {total:.2f}",
+            "",
+            "| Criterion | Weight | Score | Contribution | Evidence |",
+            "|---|---|---|---|---|",
+        ]
+        for c, shown in zip(e["contributions"], parts, strict=True):
+            measured = (
+                f" (knowledge {c['knowledge_score']:g}, measured {c['measured_score']:.2f})"
+                if c["measured_score"] is not None
+                else ""
+            )
+            out.append(
+                f"| {c['name']} | {_fmt_pct(c['weight'])} | {c['score']:.2f}{measured} | {shown:.2f} "
+                f"| {c['evidence']} |"
+            )
+        out.append(f"| **Total** | 100% | | **{total:.2f}** | |")
+        out.append("")
+    sens = report["sensitivity"]
+    if sens:
+        mc = sens["monte_carlo"]
+        out += [
+            "## Sensitivity",
+            "",
+            f"- Verdict: **{sens['verdict']}**"
+            + (f" (tied with {', '.join(sens['tied_with'])})" if sens["tied_with"] else ""),
+            f"- Lead over {sens['runner_up']}: {sens['gap']:.3f}" if sens["runner_up"] else "- Single candidate",
+            f"- Monte Carlo ({mc['draws']} draws, weights x U(1 +/- {mc['spread']}), seed {mc['seed']}): win share "
+            + ", ".join(f"{k} {_fmt_pct(v)}" for k, v in mc["win_share"].items() if v > 0),
+        ]
+        t = sens["smallest_change"]
+        if t:
+            out.append(
+                f"- Smallest single-weight change that changes the winner: {t['criterion']} from "
+                f"{_fmt_pct(t['current_weight'])} to {_fmt_pct(t['threshold_weight'])} -> {t['new_winner']}"
+            )
+        out.append("")
+    if report["exclusions"]:
+        out += ["## Exclusions", ""]
+        out += [f"- {x['framework']}: {'; '.join(x['reasons'])}" for x in report["exclusions"]] + [""]
+    if report["warnings"]:
+        out += ["## Warnings", ""] + [f"- [{w['code']}] {w['message']}" for w in report["warnings"]] + [""]
+    m = report["machine"]
+    out += [
+        "## Machine",
+        "",
+        f"- CPU: {m['cpu'] or 'unknown'} ({m['logical_cores'] or '?'} logical cores)",
+        f"- GPUs: {', '.join(m['gpus']) or 'none found'}",
+        f"- Hardware: {', '.join(m['hardware']) or 'unknown (no probe)'}",
+    ]
+    if m["hostname"]:
+        out.append(f"- Host: {m['hostname']}")
+    bench = report["benchmarks"]
+    out.append(
+        f"- Benchmarks: {len(bench.get('results') or [])} results ({bench.get('preset')})"
+        if bench
+        else "- Benchmarks: not run"
+    )
+    kb = report["knowledge"]
+    out += [
+        "",
+        f"_fwadvisor {report['tool']['version']}, knowledge {kb['version']} "
+        f"({', '.join(p['name'] + ' ' + p['version'] for p in kb['packs'])}), {report['generated_at']}_",
+        "",
+    ]
+    return "\n".join(out)

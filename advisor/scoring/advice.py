@@ -1,0 +1,144 @@
+"""The advice in words: the choice (staying with the incumbent unless a move pays), how sure, next steps."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from advisor.knowledge.base import KnowledgeBase
+from advisor.knowledge.schema import Hardware, Support
+from advisor.profile import ResolvedProfile
+from advisor.scoring.decision import BreakEven
+from advisor.scoring.explain import Breakdown
+from advisor.scoring.sensitivity import Sensitivity
+
+
+@dataclass
+class Recommendation:
+    """The advice in one place: the choice, how sure, and what to do next."""
+
+    framework: str | None
+    name: str | None
+    verdict: str  # clear, likely, tie, single, none
+    tied_with: list[str]
+    summary: str
+    next_steps: list[str]
+    decision: str = "choose"  # "stay" (keep the incumbent), "move" (to another framework) or "choose" (greenfield)
+    break_even: BreakEven | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form for the report."""
+        out = {k: v for k, v in self.__dict__.items() if k != "break_even"}
+        out["break_even"] = self.break_even.to_json() if self.break_even else None
+        return out
+
+
+def _install_hint(kb: KnowledgeBase, fid: str, present: dict[Hardware, str]) -> str | None:
+    fw = kb.frameworks[fid]
+    for hw in [h for h in present if h is not Hardware.CPU] + [Hardware.CPU]:
+        entry = fw.hardware.get(hw)
+        if entry is not None and entry.install and entry.status is not Support.NONE:
+            return f"Install {fw.name} for {hw.value}: `{entry.install}`"
+    if fw.distributions:
+        return f"Install {fw.name}: `pip install {fw.distributions[0]}`"
+    return None
+
+
+def recommend(
+    kb: KnowledgeBase,
+    resolved: ResolvedProfile,
+    ranking: list[Breakdown],
+    sens: Sensitivity | None,
+    present: dict[Hardware, str],
+    bench: dict[str, Any] | None,
+    gap: BreakEven | None = None,
+) -> Recommendation:
+    """The advice: the ranking's winner, or the incumbent where the winner's lead does not pay for the move."""
+    if not ranking or sens is None:
+        return Recommendation(
+            None,
+            None,
+            "none",
+            [],
+            "No framework meets every hard constraint; see the exclusions.",
+            ["Relax a constraint (must_run_on, must_deploy_to, licenses) or add an overlay pack."],
+        )
+    top = ranking[0]
+    current = list(resolved.profile.team.current)
+    tied_with = list(sens.tied_with)
+    decision = "choose" if not current else ("stay" if top.framework in current else "move")
+    steps: list[str] = []
+    if gap is not None and top.framework == gap.challenger and not gap.pays:
+        # Stay is the default: the winner's lead does not pay for the move, so the incumbent is the advice.
+        by_name = {b.framework: b for b in ranking}
+        top, decision = by_name[gap.incumbent], "stay"
+        tied_with = [gap.challenger]
+        steps.append(gap.statement)
+    name = top.name
+    if decision == "stay" and top is not ranking[0]:
+        summary = (
+            f"Stay with {name}: {ranking[0].name} ranks first by {ranking[0].total - top.total:.2f} points, "
+            "which does not pay for the move."
+        )
+    elif sens.verdict == "tie":
+        others = ", ".join(kb.frameworks[f].name for f in sens.tied_with)
+        summary = (
+            f"{name} and {others} are a statistical tie for this profile (lead {sens.gap:.2f} of 5); "
+            "either is a sound choice."
+        )
+        by_name = {b.framework: b for b in ranking}
+        rival = by_name[sens.tied_with[0]]
+        diffs = sorted(
+            (
+                (c.contribution - r.contribution, c.name)
+                for c, r in zip(top.contributions, rival.contributions, strict=True)
+            ),
+            key=lambda t: -abs(t[0]),
+        )[:3]
+        steps.append(
+            "Decide on the criteria where they differ most: "
+            + ", ".join(f"{n} ({'+' if d >= 0 else '-'}{abs(d):.2f} for {name})" for d, n in diffs)
+            + "."
+        )
+        steps.append(f"Prototype one representative model in both {name} and {rival.name} before committing.")
+    else:
+        how = "clearly" if sens.verdict == "clear" else "probably"
+        summary = f"{name} is {how} the best fit for this profile ({top.total:.2f} of 5"
+        summary += f", ahead of {kb.frameworks[sens.runner_up].name} by {sens.gap:.2f})." if sens.runner_up else ")."
+    if kb.frameworks[top.framework].kind == "multi_backend":
+        single = next((b for b in ranking if kb.frameworks[b.framework].kind != "multi_backend"), None)
+        if single is not None:
+            steps.append(
+                f"{name} is a multi-backend layer: it runs on another framework. Choose its backend too; the "
+                f"highest-ranked single framework here is {single.name} ({single.total:.2f})."
+            )
+    if top.framework in current:
+        if gap is not None and top is ranking[0]:
+            steps.append(gap.statement)
+        steps.append(f"Stay with {name}: the team already uses it, so there is no migration cost.")
+    else:
+        if gap is not None and gap.challenger == top.framework:
+            steps.append(gap.statement)
+        for src in current:
+            mig = kb.migrations.get((src, top.framework))
+            if mig is not None:
+                tools = ", ".join(f"{t.name} ({t.url})" for t in mig.tools) or "no dedicated tools"
+                steps.append(f"Plan the migration {src} -> {top.framework} ({mig.cost.value} cost); tools: {tools}.")
+    if top.installed is not True:
+        hint = _install_hint(kb, top.framework, present)
+        if hint:
+            steps.append(hint + ".")
+    if top.installed and not bench:
+        steps.append("Run `fwadvisor report` without --no-bench to blend measured performance into the ranking.")
+    for note in top.notes:
+        if note.startswith("the team's serving stack") or "compute capability" in note or "NVIDIA GPU support" in note:
+            steps.append(note[0].upper() + note[1:] + ".")
+    if sens.smallest is not None and sens.verdict != "tie" and top is ranking[0]:
+        t = sens.smallest
+        steps.append(
+            f"Check the weight of {kb.criteria[t.criterion].name}: at {100 * t.threshold_weight:.0f}% "
+            f"(now {100 * t.current_weight:.0f}%) {kb.frameworks[t.new_winner].name} would win."
+        )
+    steps.append(f"Run `fwadvisor checklist` for the onboarding checklist for {name}.")
+    verdict = "tie" if decision == "stay" and top is not ranking[0] else sens.verdict
+    return Recommendation(top.framework, name, verdict, tied_with, summary, steps, decision, gap)

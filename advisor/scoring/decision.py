@@ -1,0 +1,197 @@
+"""Stay or move: the incumbent is the default unless a challenger's gain pays for the move; the break-even.
+
+The ranking (weighted sum) includes the migration criterion, whose weight a preset sets for teams in
+general; it cannot say whether *this* team should spend a share of its capacity on a move. So the
+decision compares value over the planning horizon, for the team's incumbent I (its best-ranked current
+framework) and the best-ranked challenger C:
+
+* B_X = the weighted score of X over every criterion but migration, renormalised (0-5);
+* f   = the move's effort as a share of the team's capacity over the horizon (midpoint of the range);
+* staying delivers B_I; moving delivers max(0, 1 - f) * B_C: the capacity spent on the move delivers nothing
+  else, the rest works with the better framework.
+
+The move pays when (1 - f) * B_C - B_I reaches the tie margin (`TIE_GAP`, the knowledge base's
+resolution) and the ranking itself puts C ahead by that margin without a statistical tie; otherwise
+staying is advised. Break-even: f* = 1 - (B_I + margin) / B_C, i.e. f* x capacity engineer-months and,
+as effort grows as kLOC**E, a codebase size.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from advisor.knowledge.base import KnowledgeBase
+from advisor.scoring.explain import Breakdown
+from advisor.scoring.migration import MoveCost
+from advisor.scoring.sensitivity import TIE_GAP, Sensitivity
+
+MIGRATION = "migration_cost"
+
+
+@dataclass(frozen=True)
+class BreakEven:
+    """The stay-or-move comparison of the incumbent with the best challenger."""
+
+    incumbent: str
+    challenger: str
+    benefit_incumbent: float  # B_I: score without the migration criterion
+    benefit_challenger: float  # B_C
+    share: float | None  # f: the move's share of the team's capacity (None: no estimate)
+    value_move: float | None  # (1 - f) * B_C
+    lead: float  # the ranking's lead of the challenger (difference of the totals)
+    margin: float
+    pays: bool
+    max_share: float | None  # f*: the largest capacity share at which the move still pays (None: never)
+    max_effort: float | None  # f* x capacity, engineer-months
+    max_kloc: float | None
+    cost: MoveCost | None
+    statement: str
+
+    @property
+    def gain(self) -> float:
+        """What the challenger gains on every criterion but migration (points on the 0-5 scale)."""
+        return self.benefit_challenger - self.benefit_incumbent
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form for the report's recommendation."""
+        return {
+            "incumbent": self.incumbent,
+            "challenger": self.challenger,
+            "benefit_incumbent": self.benefit_incumbent,
+            "benefit_challenger": self.benefit_challenger,
+            "gain": self.gain,
+            "capacity_share": self.share,
+            "value_move": self.value_move,
+            "lead": self.lead,
+            "margin": self.margin,
+            "pays": self.pays,
+            "break_even_share": self.max_share,
+            "break_even_effort_engineer_months": self.max_effort,
+            "break_even_kloc": self.max_kloc,
+            "cost": self.cost.to_json() if self.cost else None,
+            "statement": self.statement,
+        }
+
+
+def benefit(b: Breakdown) -> float:
+    """The weighted score over every criterion but migration, renormalised to the 0-5 scale."""
+    parts = [(c.weight, c.contribution) for c in b.contributions if c.criterion != MIGRATION]
+    total_w = math.fsum(w for w, _ in parts)
+    return math.fsum(c for _, c in parts) / total_w if total_w > 0 else b.total
+
+
+def break_even(
+    kb: KnowledgeBase,
+    ranking: list[Breakdown],
+    current: list[str],
+    costs: dict[str, MoveCost],
+    sens: Sensitivity | None,
+) -> BreakEven | None:
+    """Compare the best-ranked incumbent with the best-ranked challenger; None without both."""
+    inc = next((b for b in ranking if b.framework in current), None)
+    chal = next((b for b in ranking if b.framework not in current), None)
+    if inc is None or chal is None:
+        return None
+    b_i, b_c = benefit(inc), benefit(chal)
+    lead = chal.total - inc.total
+    tied = (
+        sens is not None
+        and sens.verdict == "tie"
+        and {inc.framework, chal.framework}
+        <= {
+            sens.winner,
+            *sens.tied_with,
+        }
+    )
+    cost = costs.get(chal.framework)
+    share = (cost.share[0] + cost.share[1]) / 2 if cost is not None else None
+    # A move that takes more than the horizon delivers nothing within it (never a negative value).
+    value_move = max(0.0, 1.0 - share) * b_c if share is not None else None
+    ranked_ahead = lead >= TIE_GAP and not tied
+    pays = ranked_ahead and (value_move is None or value_move - b_i >= TIE_GAP)
+    max_share = 1.0 - (b_i + TIE_GAP) / b_c if b_c > b_i + TIE_GAP else None
+    max_effort = max_share * cost.capacity if cost is not None and max_share is not None else None
+    max_kloc = cost.kloc_for_share(max_share) if cost is not None and max_share is not None else None
+    statement = _statement(
+        kb,
+        inc.framework,
+        chal.framework,
+        b_i,
+        b_c,
+        cost,
+        value_move,
+        pays,
+        ranked_ahead,
+        max_share,
+        max_effort,
+        max_kloc,
+    )
+    return BreakEven(
+        inc.framework,
+        chal.framework,
+        b_i,
+        b_c,
+        share,
+        value_move,
+        lead,
+        TIE_GAP,
+        pays,
+        max_share,
+        max_effort,
+        max_kloc,
+        cost,
+        statement,
+    )
+
+
+def _statement(
+    kb: KnowledgeBase,
+    inc: str,
+    chal: str,
+    b_i: float,
+    b_c: float,
+    cost: MoveCost | None,
+    value_move: float | None,
+    pays: bool,
+    ranked_ahead: bool,
+    max_share: float | None,
+    max_effort: float | None,
+    max_kloc: float | None,
+) -> str:
+    i, c = kb.frameworks[inc].name, kb.frameworks[chal].name
+    parts: list[str] = []
+    if cost is not None:
+        lo, hi = cost.effort
+        team = f"{cost.team_size} engineer{'s' if cost.team_size != 1 else ''}" + (
+            " (team size not given)" if cost.team_size_assumed else ""
+        )
+        parts.append(
+            f"Moving to {c} costs an estimated {lo:.0f}-{hi:.0f} engineer-months "
+            f"({100 * cost.share[0]:.0f}-{100 * cost.share[1]:.0f}% of {team} over {cost.horizon_months:g} months)."
+        )
+    else:
+        parts.append(f"The knowledge base has no effort estimate for moving to {c}.")
+    diff = b_c - b_i
+    parts.append(
+        f"Leaving migration aside, {c} scores {b_c:.2f} and {i} {b_i:.2f} ({'+' if diff >= 0 else '-'}{abs(diff):.2f})"
+        + (f"; after the capacity spent on the move {c} delivers {value_move:.2f}." if value_move is not None else ".")
+    )
+    if pays:
+        tail = f" (it stops paying above {max_effort:.0f} engineer-months)" if max_effort is not None else ""
+        parts.append(f"The move pays{tail}: moving to {c} is advised.")
+    elif max_share is None:
+        parts.append(f"{c} does not beat {i} by the {TIE_GAP:.2f}-point margin even at no cost: stay with {i}.")
+    elif value_move is not None and value_move - b_i < TIE_GAP:
+        size = f", a codebase of about {max_kloc:.0f} kLOC" if max_kloc is not None else ""
+        effort = f" (about {max_effort:.0f} engineer-months{size})" if max_effort is not None else ""
+        parts.append(
+            f"Stay with {i}: the move would pay only if it took under {100 * max_share:.0f}% of the team's "
+            f"capacity{effort}."
+        )
+    elif not ranked_ahead:
+        parts.append(f"Stay with {i}: {c} does not lead the ranking by more than its uncertainty.")
+    else:
+        parts.append(f"Stay with {i}.")
+    return " ".join(parts)

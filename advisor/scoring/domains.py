@@ -1,0 +1,62 @@
+"""The ecosystem criterion for the team's application domains: per-domain facts weighted by the profile.
+
+    ecosystem_f = sum_d v_d * s_fd / sum_d v_d
+
+where v_d is the profile's weight for domain d (1 each for a plain list) and s_fd the knowledge base's
+ecosystem score of framework f in d (`knowledge/domains.yaml`). A domain without a fact for f counts as
+f's general ecosystem score, and says so. Without domains the general score stands.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from dataclasses import dataclass
+
+from advisor.knowledge.base import KnowledgeBase
+from advisor.profile import Profile
+
+
+@dataclass(frozen=True)
+class DomainEcosystem:
+    """The ecosystem score for the team's domains, with the facts it comes from."""
+
+    score: float
+    rationale: str
+    sources: list[str]
+    as_of: dt.date  # the oldest fact used
+    summary: str
+    parts: list[dict[str, object]]
+
+
+def domain_ecosystem(kb: KnowledgeBase, framework: str, profile: Profile) -> DomainEcosystem | None:
+    """The domain-weighted ecosystem score of `framework`; None when the profile names no domain."""
+    weights = {d: v for d, v in profile.domain_weights().items() if v > 0 and d in kb.domains}
+    total = math.fsum(weights.values())
+    if not weights or total <= 0:
+        return None
+    general = kb.frameworks[framework].scores["ecosystem"]
+    parts: list[dict[str, object]] = []
+    shown: list[str] = []
+    rationale: list[str] = []
+    sources: list[str] = []
+    dates: list[dt.date] = []
+    acc = 0.0
+    for did, v in weights.items():
+        fact = kb.domains[did].ecosystem.get(framework)
+        if fact is None:
+            s = general.score
+            rationale.append(f"{did}: no domain fact, the general ecosystem score {s:g} is used")
+            sources += [str(u) for u in general.sources]
+            dates.append(general.as_of)
+        else:
+            s = fact.score
+            rationale.append(f"{did}: {fact.rationale}")
+            sources += [str(u) for u in fact.sources]
+            dates.append(fact.as_of)
+        acc += v * s
+        parts.append({"domain": did, "weight": v / total, "score": s, "fact": fact is not None})
+        shown.append(f"{did} {s:.1f}")
+    score = acc / total
+    summary = f"ecosystem for the team's domains ({', '.join(shown)}) used in place of the general {general.score:.1f}"
+    return DomainEcosystem(score, " ".join(rationale), list(dict.fromkeys(sources)), min(dates), summary, parts)

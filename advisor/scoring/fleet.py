@@ -1,0 +1,116 @@
+"""The team's fleet and platform against each framework's floors: GPU generation, operating system, Python.
+
+* GPU generation: the fleet is the profile's `fleet` plus the NVIDIA GPUs the probe found (with NVML's
+  compute capability). A GPU below the floor of a framework's current CUDA wheels makes the route
+  *deprecated* on that fleet when an older release still supports it (the team can pin it), and *none*
+  when no release does; an unknown floor changes nothing.
+* OS and Python: a framework the knowledge base says does not run natively on one of the team's
+  operating systems, or has no wheels for its Python version, is excluded; "unknown" stays unknown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from advisor.knowledge.base import KnowledgeBase
+from advisor.knowledge.schema import Hardware, Support
+from advisor.profile import FleetEntry, Profile
+
+
+def _cc(value: str) -> tuple[int, int]:
+    major, minor = value.split(".")
+    return int(major), int(minor)
+
+
+def team_fleet(profile: Profile, probe: dict[str, Any] | None) -> list[FleetEntry]:
+    """The profile's fleet plus the probe's NVIDIA GPUs (one entry per model and compute capability)."""
+    fleet = list(profile.fleet)
+    seen: dict[tuple[str | None, str | None], int] = {}
+    for dev in ((probe or {}).get("gpus") or {}).get("devices") or []:
+        cc = dev.get("compute_capability")
+        cc = cc if isinstance(cc, str) and cc.count(".") == 1 and cc.replace(".", "").isdigit() else None
+        key = (str(dev.get("name")) if dev.get("name") else None, cc)
+        seen[key] = seen.get(key, 0) + 1
+    for (name, cc), count in seen.items():
+        fleet.append(FleetEntry(hardware=Hardware.NVIDIA_CUDA, model=name, compute_capability=cc, count=count))
+    return fleet
+
+
+@dataclass(frozen=True)
+class FloorFinding:
+    """A framework's CUDA route on the team's oldest NVIDIA GPU."""
+
+    framework: str
+    support: Support  # DEPRECATED (pin an older release) or NONE
+    message: str
+
+
+def gpu_floor(kb: KnowledgeBase, framework: str, fleet: list[FleetEntry]) -> FloorFinding | None:
+    """How the oldest NVIDIA GPU in `fleet` fares with `framework`'s current wheels (None: fine or unknown)."""
+    floor = (kb.stewardship.get(framework) or _NoSteward).gpu
+    ccs = [(_cc(e.compute_capability), e) for e in fleet if e.hardware is Hardware.NVIDIA_CUDA and e.compute_capability]
+    if floor is None or floor.min_compute_capability is None or not ccs:
+        return None
+    oldest, entry = min(ccs, key=lambda t: t[0])
+    if oldest >= _cc(floor.min_compute_capability):
+        return None
+    gpu = f"{entry.model or 'GPU'} (compute capability {entry.compute_capability})"
+    name = kb.frameworks[framework].name
+    base = f"{name} {floor.release}'s CUDA wheels need compute capability {floor.min_compute_capability} or newer"
+    older = floor.older_min_compute_capability
+    if floor.last_release_for_older and older and oldest >= _cc(older):
+        return FloorFinding(
+            framework,
+            Support.DEPRECATED,
+            f"{base}; the team's {gpu} runs at most {name} {floor.last_release_for_older}: pin it, or plan new GPUs",
+        )
+    return FloorFinding(framework, Support.NONE, f"{base}; no release is known to support the team's {gpu}")
+
+
+class _NoSteward:
+    gpu = None
+
+
+def platform_reasons(kb: KnowledgeBase, framework: str, profile: Profile) -> list[str]:
+    """Why `framework` cannot serve the team's operating systems or Python version (empty: it can, or unknown)."""
+    reasons: list[str] = []
+    steward = kb.stewardship.get(framework)
+    name = kb.frameworks[framework].name
+    for os_id in profile.environment.os:
+        status = steward.os.get(os_id) if steward else None
+        if status is Support.NONE:
+            reasons.append(f"does not run natively on {os_id.value} (knowledge base)")
+    python = profile.environment.python
+    versions = kb.frameworks[framework].python_versions
+    if python and versions and python not in versions:
+        reasons.append(f"{name} has no wheels for Python {python} (knowledge base: {', '.join(versions)})")
+    return reasons
+
+
+def os_gpu(kb: KnowledgeBase, framework: str, profile: Profile) -> FloorFinding | None:
+    """NONE where the framework has no native NVIDIA GPU support on one of the team's operating systems."""
+    steward = kb.stewardship.get(framework)
+    if steward is None:
+        return None
+    bad = [o.value for o in profile.environment.os if steward.gpu_os.get(o) is Support.NONE]
+    if not bad:
+        return None
+    name = kb.frameworks[framework].name
+    return FloorFinding(framework, Support.NONE, f"{name} has no native NVIDIA GPU support on {', '.join(bad)}")
+
+
+def nvidia_finding(kb: KnowledgeBase, framework: str, profile: Profile, fleet: list[FleetEntry]) -> FloorFinding | None:
+    """The worse of the GPU-generation floor and the OS's GPU support for the team's NVIDIA route (None: fine)."""
+    needs_nvidia = any(e.hardware is Hardware.NVIDIA_CUDA for e in fleet) or (
+        profile.constraints is not None and Hardware.NVIDIA_CUDA in profile.constraints.must_run_on
+    )
+    found = [
+        f for f in (gpu_floor(kb, framework, fleet), os_gpu(kb, framework, profile) if needs_nvidia else None) if f
+    ]
+    if not found:
+        return None
+    worst = min(found, key=lambda f: 0 if f.support is Support.NONE else 1)
+    if len(found) > 1:
+        return FloorFinding(framework, worst.support, "; ".join(f.message for f in found))
+    return worst

@@ -1,0 +1,181 @@
+"""Migration as a cost: engineer-months (a range) from kLOC, the pair's difficulty and the team's experience.
+
+The effort model is COCOMO II's post-architecture equation with its reuse (adaptation) model
+(Boehm et al. 2000, *Software Cost Estimation with COCOMO II*, ch. 2):
+
+    effort [engineer-months] = A * (kLOC * AAF) ** E * LTEX
+
+* A = 2.94 and E = 1.0997 are COCOMO II.2000's calibrated constant and its exponent at nominal
+  scale factors: effort grows slightly faster than size, and is never capped.
+* AAF = 0.4 DM + 0.3 CM + 0.3 IM is COCOMO's adaptation adjustment factor (shares of the design
+  modified, code modified and integration/test redone). The ranges per difficulty class of the
+  migration matrix (`AAF_RANGE`) are this advisor's judgement of DM/CM/IM for a framework port, not a
+  COCOMO figure; they give the low and high ends of the range.
+* LTEX is COCOMO II's language-and-tool-experience multiplier, read from the team's experience with
+  the target framework (very low 1.20 ... very high 0.84).
+
+The cost enters the weighted sum as the migration criterion: the effort's share f of the team's
+capacity over the planning horizon (team size x horizon months) scores 5 * exp(-f): 5 for no move,
+about 5 * (1 - f) for small moves (the share of capacity left for the team's real work), and still
+decreasing past f = 1, so a larger codebase always costs more (docs/scoring.md, "Migration").
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from advisor.knowledge.base import KnowledgeBase
+from advisor.knowledge.schema import Cost
+from advisor.profile import Experience, Profile, experience_of
+
+#: COCOMO II.2000 post-architecture constant A and exponent E at nominal scale factors (sum of SF 18.97).
+COCOMO_A = 2.94
+COCOMO_E = 1.0997
+#: Adaptation adjustment factor (low, high) per difficulty class: judgement of DM/CM/IM for a port (see above).
+#: low: DM 0, CM 5-15 %, IM 20-40 %; medium: DM 0-10 %, CM 30-60 %, IM 50-80 %;
+#: high: DM 10-30 %, CM 70-100 %, IM 80-100 %; very high: DM 30-50 %, CM and IM 100 %.
+AAF_RANGE: dict[Cost, tuple[float, float]] = {
+    Cost.LOW: (0.075, 0.165),
+    Cost.MEDIUM: (0.24, 0.46),
+    Cost.HIGH: (0.49, 0.72),
+    Cost.VERY_HIGH: (0.72, 0.80),
+}
+#: COCOMO II.2000 LTEX multipliers: none = very low (<= 2 months), beginner = low (6 months),
+#: intermediate = nominal (1 year), expert = very high (6 years).
+LTEX: dict[Experience, float] = {
+    Experience.NONE: 1.20,
+    Experience.BEGINNER: 1.09,
+    Experience.INTERMEDIATE: 1.00,
+    Experience.EXPERT: 0.84,
+}
+#: Team size assumed where the profile gives none (conservative: the whole move falls on one engineer).
+DEFAULT_TEAM = 1
+SOURCES = (
+    "Boehm, B. et al. (2000). Software Cost Estimation with COCOMO II. Prentice Hall, ch. 2 "
+    "(post-architecture model, reuse model, LTEX)",
+    "https://csse.usc.edu/tools/COCOMOII.php",
+)
+
+
+def effort_months(kloc: float, aaf: float, multiplier: float) -> float:
+    """COCOMO II effort in engineer-months for adapting `kloc` thousand lines at `aaf` (0 for no code)."""
+    size = kloc * aaf
+    return COCOMO_A * size**COCOMO_E * multiplier if size > 0 else 0.0
+
+
+def cost_score(share: float) -> float:
+    """The migration criterion's 0-5 score for a move that takes `share` of the team's capacity."""
+    return 5.0 * math.exp(-share)
+
+
+def share_for_score(score: float) -> float:
+    """Inverse of `cost_score`: the capacity share that scores `score` (inf for 0)."""
+    return math.inf if score <= 0 else -math.log(score / 5.0)
+
+
+@dataclass(frozen=True)
+class PairEstimate:
+    """Moving one incumbent framework's code to the target."""
+
+    source: str
+    target: str
+    cost: str  # the matrix's difficulty class
+    kloc: tuple[float, float]
+    aaf: tuple[float, float]
+    ltex: float
+    effort: tuple[float, float]  # engineer-months
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form (the migration criterion's figures)."""
+        return {
+            "from": self.source,
+            "to": self.target,
+            "cost": self.cost,
+            "kloc": list(self.kloc),
+            "aaf": list(self.aaf),
+            "ltex": self.ltex,
+            "effort_engineer_months": list(self.effort),
+        }
+
+
+@dataclass(frozen=True)
+class MoveCost:
+    """The whole move to one framework: effort range, the team's capacity, and the criterion score."""
+
+    target: str
+    pairs: list[PairEstimate]
+    effort: tuple[float, float]
+    team_size: int
+    team_size_assumed: bool
+    horizon_months: float
+    share: tuple[float, float]  # of the team's capacity over the horizon
+    score: float  # cost_score of the midpoint share
+    missing: list[str] = field(default_factory=list)  # incumbents without a matrix entry
+
+    @property
+    def capacity(self) -> float:
+        """Engineer-months the team has over the horizon."""
+        return self.team_size * self.horizon_months
+
+    @property
+    def calendar_months(self) -> tuple[float, float]:
+        """Months the move takes with the whole team on it (no allowance for Brooks's law)."""
+        return self.effort[0] / self.team_size, self.effort[1] / self.team_size
+
+    def kloc_for_share(self, share: float) -> float | None:
+        """The codebase size (all incumbents scaled alike) at which the move's midpoint share equals `share`."""
+        mid = (self.effort[0] + self.effort[1]) / 2
+        total = sum((p.kloc[0] + p.kloc[1]) / 2 for p in self.pairs)
+        if mid <= 0 or total <= 0 or not math.isfinite(share):
+            return None
+        # effort scales as kLOC**E for every pair alike, so solve mid * s**E = share * capacity for the factor s.
+        factor = (share * self.capacity / mid) ** (1.0 / COCOMO_E)
+        return total * factor
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form for the report's migration section."""
+        return {
+            "to": self.target,
+            "effort_engineer_months": list(self.effort),
+            "calendar_months": list(self.calendar_months),
+            "team_size": self.team_size,
+            "team_size_assumed": self.team_size_assumed,
+            "horizon_months": self.horizon_months,
+            "capacity_share": list(self.share),
+            "score": self.score,
+            "pairs": [p.to_json() for p in self.pairs],
+            "missing": list(self.missing),
+        }
+
+
+def move_cost(kb: KnowledgeBase, framework: str, profile: Profile) -> MoveCost | None:
+    """The cost of moving the team's code to `framework`; None when there is nothing to move.
+
+    Nothing moves for a greenfield profile, for a framework the team already uses, or when the
+    codebase is empty. Incumbents without a migration-matrix entry are listed in `missing`; when
+    none has an entry the result has no pairs and the caller falls back to the knowledge score.
+    """
+    current = list(profile.team.current)
+    if not current or framework in current:
+        return None
+    ltex = LTEX[experience_of(profile, framework)]
+    pairs: list[PairEstimate] = []
+    missing: list[str] = []
+    for src in current:
+        entry = kb.migrations.get((src, framework))
+        if entry is None:
+            missing.append(src)
+            continue
+        kloc = profile.codebase.kloc_range(src, current)
+        aaf = AAF_RANGE[entry.cost]
+        lo, hi = effort_months(kloc[0], aaf[0], ltex), effort_months(kloc[1], aaf[1], ltex)
+        pairs.append(PairEstimate(src, framework, entry.cost.value, kloc, aaf, ltex, (lo, hi)))
+    size = profile.team.size or DEFAULT_TEAM
+    horizon = profile.team.horizon_months
+    effort = (sum(p.effort[0] for p in pairs), sum(p.effort[1] for p in pairs))
+    capacity = size * horizon
+    share = (effort[0] / capacity, effort[1] / capacity)
+    score = cost_score((share[0] + share[1]) / 2)
+    return MoveCost(framework, pairs, effort, size, profile.team.size is None, horizon, share, score, missing)

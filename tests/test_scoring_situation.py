@@ -1,0 +1,117 @@
+"""The team's situation in the scoring: sovereignty, multi-backend, GPU floors, OS GPU support, domains, serving."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+
+import pytest
+from _scoring_support import probe_fixture
+
+from advisor.knowledge import load_knowledge
+from advisor.profile import load_profile_text, resolve_profile
+from advisor.scoring import assess
+from advisor.scoring.decision import benefit
+from advisor.scoring.fleet import team_fleet
+
+
+@pytest.fixture(scope="module")
+def kb():  # type: ignore[no-untyped-def]
+    return load_knowledge(include_user=False)
+
+
+def _assess(kb, text: str, probe=None):  # type: ignore[no-untyped-def]
+    r = resolve_profile(load_profile_text(text), kb)
+    return assess(kb, r, probe=probe, today=dt.date(2026, 12, 1), seed=0, draws=200)
+
+
+def test_sovereignty_excludes_foreign_maintainers(kb) -> None:  # type: ignore[no-untyped-def]
+    a = _assess(kb, "constraints: {maintainer_jurisdictions: [CN]}\n")
+    assert {b.framework for b in a.ranking} == {"paddlepaddle", "mindspore"}
+    why = {e.framework: e.reasons for e in a.exclusions}
+    assert "US" in why["pytorch"][0] and "jurisdiction" in why["pytorch"][0]
+
+
+def test_multi_backend_leaves_the_multi_backend_layer(kb) -> None:  # type: ignore[no-untyped-def]
+    a = _assess(kb, "constraints: {multi_backend: true}\n")
+    assert [b.framework for b in a.ranking] == ["keras"]
+
+
+def test_volta_fleet_marks_current_pytorch_wheels_unsupported(kb) -> None:  # type: ignore[no-untyped-def]
+    v100 = "fleet: [{hardware: nvidia_cuda, model: V100, compute_capability: '7.0', count: 8}]\n"
+    a = _assess(kb, v100)
+    msgs = [w.message for w in a.warnings if w.code == "hardware" and w.framework == "pytorch"]
+    assert msgs and "7.5" in msgs[0] and "2.14" in msgs[0]
+    fit = next(
+        c for c in next(b for b in a.ranking if b.framework == "pytorch").contributions if c.criterion == "hardware_fit"
+    )
+    assert any(f.get("status") == "deprecated" for f in fit.figures)
+    t4 = _assess(kb, "fleet: [{hardware: nvidia_cuda, model: T4, compute_capability: '7.5'}]\n")
+    assert not [w for w in t4.warnings if w.code == "hardware" and w.framework == "pytorch"]
+
+
+def test_probe_compute_capability_feeds_the_fleet(kb) -> None:  # type: ignore[no-untyped-def]
+    probe = probe_fixture("probe_fake_nvidia_h100.json")
+    fleet = team_fleet(load_profile_text("").model_copy(), probe)
+    assert fleet and fleet[0].compute_capability == "9.0" and fleet[0].count == len(probe["gpus"]["devices"])
+
+
+def test_pascal_must_run_on_nvidia_excludes_where_no_release_is_known(kb) -> None:  # type: ignore[no-untyped-def]
+    # MLX's CUDA backend needs sm_75 and no older release is known: on a P100 fleet it is excluded.
+    text = (
+        "fleet: [{hardware: nvidia_cuda, model: P100, compute_capability: '6.0'}]\n"
+        "constraints: {must_run_on: [nvidia_cuda]}\n"
+    )
+    a = _assess(kb, text)
+    why = {e.framework: " ".join(e.reasons) for e in a.exclusions}
+    assert "mlx" in why and "no release is known" in why["mlx"]
+    assert "pytorch" in {b.framework for b in a.ranking}  # 2.14 still supports Pascal
+
+
+def test_windows_without_wsl_excludes_frameworks_without_native_gpu(kb) -> None:  # type: ignore[no-untyped-def]
+    a = _assess(kb, "environment: {os: [windows]}\nconstraints: {must_run_on: [nvidia_cuda]}\n")
+    why = {e.framework: " ".join(e.reasons) for e in a.exclusions}
+    assert "windows" in why["tensorflow"] and "windows" in why["jax"]
+    assert "pytorch" in {b.framework for b in a.ranking}
+
+
+def test_python_version_outside_the_wheels_excludes(kb) -> None:  # type: ignore[no-untyped-def]
+    a = _assess(kb, "environment: {python: '3.9'}\n")
+    why = {e.framework: " ".join(e.reasons) for e in a.exclusions}
+    assert "pytorch" in why and "Python 3.9" in why["pytorch"]
+
+
+def test_domains_weight_the_ecosystem_criterion(kb) -> None:  # type: ignore[no-untyped-def]
+    plain = _assess(kb, "weights: {ecosystem: 1}\n")
+    ocr = _assess(kb, "weights: {ecosystem: 1}\ndomains: {ocr_document: 3, speech: 1}\n")
+    by = {b.framework: b for b in ocr.ranking}
+    eco = by["paddlepaddle"].contributions[[c.criterion for c in by["paddlepaddle"].contributions].index("ecosystem")]
+    expect = (3 * kb.domain_score("ocr_document", "paddlepaddle") + kb.domain_score("speech", "paddlepaddle")) / 4
+    assert eco.knowledge_score == pytest.approx(expect)
+    assert ocr.ranking[0].framework == "paddlepaddle" != plain.ranking[0].framework
+    assert "domains" in eco.evidence
+
+
+def test_serving_stack_is_noted_for_frameworks_it_cannot_serve(kb) -> None:  # type: ignore[no-untyped-def]
+    a = _assess(kb, "serving: [paddle_inference]\n")
+    by = {b.framework: b for b in a.ranking}
+    assert any("Paddle Inference" in n for n in by["pytorch"].notes)
+    assert not any("serving stack" in n for n in by["paddlepaddle"].notes)
+
+
+def test_totals_still_decompose_exactly_with_every_situation_field(kb) -> None:  # type: ignore[no-untyped-def]
+    text = (
+        "scenario: production_inference\nteam: {current: [paddlepaddle], size: 6}\n"
+        "codebase: {by_framework: {paddlepaddle: 60}}\ndomains: [ocr_document]\nserving: [paddle_inference]\n"
+        "fleet: [{hardware: nvidia_cuda, model: V100, compute_capability: '7.0'}]\n"
+    )
+    a = _assess(kb, text)
+    for b in a.ranking:
+        assert math.fsum(c.contribution for c in b.contributions) == b.total
+        assert sum(c.contribution for c in b.contributions) == b.total
+    gap = a.break_even
+    assert gap is not None and gap.incumbent == "paddlepaddle"
+    by = {b.framework: b for b in a.ranking}
+    assert gap.benefit_incumbent == pytest.approx(benefit(by["paddlepaddle"]))
+    assert a.recommendation.framework == "paddlepaddle" and a.recommendation.decision == "stay"
+    assert "engineer-months" in a.recommendation.next_steps[0]
