@@ -35,12 +35,15 @@ class PrioritiesScreen(StepScreen):
     BINDINGS = [
         Binding("p", "apply_preset", "Preset"),
         Binding("w", "pairwise", "Which matters more?"),
+        Binding("u", "undo", "Undo"),
+        Binding("t", "switch_tab", "Weights/Constraints"),
     ]
 
     def __init__(self) -> None:
         super().__init__()
         self.last_report: dict[str, Any] | None = None
         self.last_error: str | None = None
+        self.undo_stack: list[tuple[dict[str, float], list[list[Any]]]] = []  # (weights, pairwise) before a change
 
     def body(self) -> ComposeResult:
         """Tabs (weights, constraints) beside the ranking preview."""
@@ -110,8 +113,10 @@ class PrioritiesScreen(StepScreen):
             target.update(ranking_table(message.report))
 
     def on_weight_changed(self, message: WeightChanged) -> None:
-        """A weight changed: remember it and re-rank."""
-        self.advisor.walk.weights = {**self.advisor.effective_weights(), message.criterion: message.weight}
+        """A weight changed: remember it and re-rank (the weights are now the user's own, not pairwise)."""
+        walk = self.advisor.walk
+        walk.weights = {**self.advisor.effective_weights(), message.criterion: message.weight}
+        walk.pairwise = []
         self.advisor.save()
         self.request_ranking()
 
@@ -130,24 +135,83 @@ class PrioritiesScreen(StepScreen):
         self.advisor.save()
         self.request_ranking()
 
-    def _set_all(self, weights: dict[str, float]) -> None:
+    def _set_all(self, weights: dict[str, float], pairwise: list[list[Any]] | None = None) -> None:
+        """Replace every weight at once (preset, pairwise answers, undo); the old ones can be had back with `u`."""
+        walk = self.advisor.walk
+        self.undo_stack.append((dict(walk.weights), [list(j) for j in walk.pairwise]))
+        del self.undo_stack[:-20]
         for row in self.query(WeightRow):
             row.set_weight(weights.get(row.criterion, 0.0))
-        self.advisor.walk.weights = dict(weights)
+        walk.weights = dict(weights)
+        walk.pairwise = [list(j) for j in pairwise or []]
         self.advisor.save()
         self.request_ranking()
 
     def action_apply_preset(self) -> None:
-        """Fill every weight from the scenario preset (or equal weights without one)."""
+        """Fill every weight from the scenario preset (or equal weights); asks first when the user set weights."""
+        from advisor.tui.screens.confirm import ConfirmScreen
+
         app = self.advisor
         if app.kb is None:
             return
-        app.walk.weights = {}
-        self._set_all(app.effective_weights())
-        self.notify("weights set from " + (f"scenario {app.walk.scenario}" if app.walk.scenario else "equal weights"))
+        source = f"the scenario {self._scenario_name()}" if app.walk.scenario else "equal weights"
+        if not app.walk.weights and not app.walk.pairwise:
+            self._apply_preset(source)
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._apply_preset(source)
+
+        own = "your pairwise answers' weights" if app.walk.pairwise else "the weights you set"
+        app.push_screen(
+            ConfirmScreen(f"Replace {own} with {source}?", "Every weight changes; `u` undoes it afterwards."),
+            answered,
+        )
+
+    def _scenario_name(self) -> str:
+        kb, sid = self.advisor.kb, self.advisor.walk.scenario
+        return kb.scenarios[sid].name if kb is not None and sid in kb.scenarios else str(sid)
+
+    def _apply_preset(self, source: str) -> None:
+        app = self.advisor
+        walk = app.walk
+        mine, pairwise = dict(walk.weights), list(walk.pairwise)
+        walk.weights, walk.pairwise = {}, []
+        preset = app.effective_weights()
+        walk.weights, walk.pairwise = mine, pairwise  # so that undo gets them back
+        self._set_all(preset)
+        self.notify(f"weights set from {source}; u undoes")
+
+    def action_undo(self) -> None:
+        """Put back the weights from before the last preset, pairwise answers or undo."""
+        if not self.undo_stack:
+            self.notify("nothing to undo")
+            return
+        weights, pairwise = self.undo_stack.pop()
+        walk = self.advisor.walk
+        for row in self.query(WeightRow):
+            row.set_weight(weights.get(row.criterion, self._fallback(row.criterion)))
+        walk.weights, walk.pairwise = weights, pairwise
+        self.advisor.save()
+        self.request_ranking()
+        self.notify("weights put back")
+
+    def _fallback(self, criterion: str) -> float:
+        walk = self.advisor.walk
+        saved, walk.weights = walk.weights, {}
+        try:
+            return self.advisor.effective_weights().get(criterion, 0.0)
+        finally:
+            walk.weights = saved
+
+    def action_switch_tab(self) -> None:
+        """Between the Weights and Constraints tabs."""
+        tabs = self.query_one("#priorities-tabs", TabbedContent)
+        tabs.active = "tab-constraints" if tabs.active == "tab-weights" else "tab-weights"
 
     def action_pairwise(self) -> None:
-        """Ask pairwise questions; the core's AHP turns the answers into weights."""
+        """Ask pairwise questions; the core's AHP turns the answers into weights (the answers are kept)."""
         from advisor.tui.screens.pairwise import PairwiseScreen
 
         app = self.advisor
@@ -164,7 +228,7 @@ class PrioritiesScreen(StepScreen):
                 self.notify(f"pairwise weights not available: {exc}", severity="error")
                 return
             # AHP weights sum to 1; shown as percentages like the scenario presets.
-            self._set_all({k: round(v * 100, 1) for k, v in weights.items()})
+            self._set_all({k: round(v * 100, 1) for k, v in weights.items()}, [list(j) for j in judgements])
             if cr is not None and cr > 0.1:
                 self.notify(f"answers are inconsistent (consistency ratio {cr:.2f} > 0.1)", severity="warning")
 

@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import DataTable, Static, TabbedContent, TabPane
 
-from advisor.tui.messages import AssessmentReady, WeightChanged
+from advisor.tui.messages import AssessmentReady, EvidenceDone, WeightChanged
 from advisor.tui.screens.base import StepScreen
 from advisor.tui.screens.priorities import PREVIEW_DRAWS
 from advisor.tui.widgets.body import Body
@@ -53,6 +53,17 @@ def sensitivity_sentence(report: dict[str, Any], criteria_names: dict[str, str])
     return " ".join(parts) or "Sensitivity: not available in this report."
 
 
+def warning_text(warning: Any) -> str:
+    """A report warning as a sentence: its message, prefixed by the framework it is about."""
+    if not isinstance(warning, dict):
+        return str(warning)
+    message = str(warning.get("message") or warning.get("code") or "")
+    framework = warning.get("framework")
+    if isinstance(framework, str) and not message.startswith(f"{framework}:"):
+        message = f"{framework}: {message}"
+    return message
+
+
 class ResultsScreen(StepScreen):
     """Ranking, breakdown with rationale/sources/measured figures, exclusions, sensitivity, what-if."""
 
@@ -77,6 +88,7 @@ class ResultsScreen(StepScreen):
     def body(self) -> ComposeResult:
         """Ranking on top, tabs below."""
         with Vertical(id="results-body"):
+            yield Static("", id="run-status")
             yield Static("", id="verdict")
             yield DataTable(id="ranking", cursor_type="row", zebra_stripes=True)
             with TabbedContent(id="results-tabs"):
@@ -104,10 +116,11 @@ class ResultsScreen(StepScreen):
     def refresh_from_app(self) -> None:
         """Show an opened report, or ask the core to score the walk's answers."""
         app = self.advisor
+        self._show_run_status()
         self._build_whatif()
         if app.showing_loaded_report() and self.whatif is None and app.loaded_report is not None:
             self._show(app.loaded_report)
-            app.report = app.loaded_report
+            app.keep_report(app.loaded_report, app.answers())
             return
         self.query_one("#verdict", Static).update("scoring…")
         app.assess(self, self.whatif)
@@ -148,8 +161,23 @@ class ResultsScreen(StepScreen):
             self.query_one("#verdict", Static).update(self.not_available("Ranking", message.error))
             self.query_one("#ranking", DataTable).clear()
             return
-        self.advisor.report = message.report if self.whatif is None else self.advisor.report
+        if self.whatif is None and message.answers is not None:
+            self.advisor.keep_report(message.report, message.answers)
         self._show(message.report)
+
+    def on_evidence_done(self, message: EvidenceDone) -> None:
+        """A run finished while this step is open: score again with the new evidence."""
+        if message.kind in ("probe", "bench") and self.is_mounted:
+            self._show_run_status()
+            if self.is_current and not self.advisor.evidence_running():
+                self.refresh_from_app()
+
+    def _show_run_status(self) -> None:
+        running = self.advisor.evidence_running()
+        status = self.query_one("#run-status", Static)
+        status.display = running
+        running_text = "Benchmarks are running on step 4 (Evidence): the ranking is scored again when they finish."
+        status.update(running_text if running else "")
 
     def _show(self, report: dict[str, Any]) -> None:
         self.report = report
@@ -186,10 +214,13 @@ class ResultsScreen(StepScreen):
         if len(lines) == 1:
             lines.append("none: every framework meets the hard constraints")
         self.query_one("#exclusions", Static).update("\n".join(lines))
-        warnings = report.get("warnings") or []
-        self.query_one("#warnings", Static).update(
-            "[b]Warnings[/b]\n" + "\n".join(f"• {w}" for w in warnings) if warnings else ""
-        )
+        warnings = [warning_text(w) for w in report.get("warnings") or []]
+        text = Text()
+        if warnings:
+            text.append("Warnings", style="bold")
+            for line in warnings:
+                text.append(f"\n• {line}")
+        self.query_one("#warnings", Static).update(text)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         """Explain the highlighted framework."""
