@@ -287,3 +287,14 @@ def test_exported_pairwise_report_rescored_by_the_cli_agrees(kb: Any, tmp_path: 
     assert [(e["framework"], round(e["total"], 6)) for e in rescored["ranking"]] == [
         (e["framework"], round(e["total"], 6)) for e in exported["ranking"]
     ]
+
+
+def test_a_cancelled_run_is_kept_only_when_there_is_no_complete_one() -> None:
+    from advisor.tui.data.answers import kept_bench
+
+    complete = {"results": [{"framework": "jax"}], "failures": []}
+    partial = {"results": [], "failures": [{"framework": "jax", "benchmark": "*", "outcome": "cancelled"}]}
+    assert kept_bench(complete, partial, cancelled=True) is complete
+    assert kept_bench(None, partial, cancelled=True) is partial  # better some figures than none
+    assert kept_bench(partial, complete, cancelled=False) is complete
+    assert kept_bench(complete, None, cancelled=False) is complete

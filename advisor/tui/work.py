@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 from textual.screen import Screen
-from textual.worker import Worker, WorkerState, get_current_worker
+from textual.worker import Worker, get_current_worker
 
 from advisor.tui import core
 from advisor.tui.data.answers import apply_answers, effective_weights, kept_bench, walk_answers
@@ -59,7 +59,8 @@ class AdvisorState(App[None]):
         self.loaded_answers: dict[str, Any] | None = None
         self.report: dict[str, Any] | None = None  # the latest assessment of the walk's answers
         self.report_answers: dict[str, Any] | None = None  # the answers `report` was scored under
-        self.evidence_worker: Worker[None] | None = None
+        self.evidence_run = 0  # number of the latest run: a stale run's end must not end the new one
+        self.evidence_active = False
         self.settings_path = settings_path
         self.settings: Settings = load_settings(settings_path)
         if not resume:
@@ -132,12 +133,14 @@ class AdvisorState(App[None]):
 
     def evidence_running(self) -> bool:
         """Whether a probe/benchmark run is in progress (started on the Evidence step)."""
-        worker = self.evidence_worker
-        return worker is not None and worker.state in (WorkerState.PENDING, WorkerState.RUNNING)
+        return self.evidence_active
 
     def on_evidence_done(self, message: EvidenceDone) -> None:
         """Keep the evidence where every screen can read it, and tell the screens."""
-        if message.kind == "fast-probe":
+        if message.kind == "run-end":
+            if (message.data or {}).get("run") == self.evidence_run:
+                self.evidence_active = False
+        elif message.kind == "fast-probe":
             if message.data is not None:
                 self.probe_fast = message.data
                 self.probe_fast_error = None
@@ -166,15 +169,24 @@ class AdvisorState(App[None]):
 
     def run_evidence(self, screen: Screen[Any], preset: str, frameworks: list[str] | None) -> Worker[None]:
         """Run the full probe then the benchmark preset; events go to `screen`. A new run cancels an old one."""
-        self.evidence_worker = self.run_worker(
-            lambda: self._evidence(screen, preset, frameworks),
+        self.evidence_run += 1
+        self.evidence_active = True
+        run = self.evidence_run
+        return self.run_worker(
+            lambda: self._evidence_run(run, screen, preset, frameworks),
             thread=True,
             group="evidence",
             exclusive=True,  # a new run cancels a stale one (its cancel event stops the core's children)
             exit_on_error=False,  # a failed run is shown on its screen; the app stays up
             name="evidence",
         )
-        return self.evidence_worker
+
+    def _evidence_run(self, run: int, screen: Screen[Any], preset: str, frameworks: list[str] | None) -> None:
+        try:
+            self._evidence(screen, preset, frameworks)
+        finally:
+            # However the run ended (done, cancelled, failed), every screen learns that it did.
+            self.post_message(EvidenceDone("run-end", {"run": run}, cancelled=get_current_worker().is_cancelled))
 
     def _evidence(self, screen: Screen[Any], preset: str, frameworks: list[str] | None) -> None:
         worker = get_current_worker()

@@ -167,9 +167,9 @@ class ResultsScreen(StepScreen):
 
     def on_evidence_done(self, message: EvidenceDone) -> None:
         """A run finished while this step is open: score again with the new evidence."""
-        if message.kind in ("probe", "bench") and self.is_mounted:
+        if message.kind == "run-end" and self.is_mounted:
             self._show_run_status()
-            if self.is_current and not self.advisor.evidence_running():
+            if self.is_current:
                 self.refresh_from_app()
 
     def _show_run_status(self) -> None:
