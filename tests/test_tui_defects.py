@@ -298,3 +298,81 @@ def test_a_cancelled_run_is_kept_only_when_there_is_no_complete_one() -> None:
     assert kept_bench(None, partial, cancelled=True) is partial  # better some figures than none
     assert kept_bench(partial, complete, cancelled=False) is complete
     assert kept_bench(complete, None, cancelled=False) is complete
+
+
+def test_screenshot_is_saved_when_there_is_no_downloads_folder(
+    kb: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))  # a fresh account: no ~/Downloads
+    monkeypatch.delenv("XDG_DOWNLOAD_DIR", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.chdir(tmp_path)
+
+    async def body() -> None:
+        app = make_app(kb)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await app.run_action("screenshot")
+            for _ in range(100):
+                if list(tmp_path.glob("*.svg")):
+                    break
+                await pilot.pause(0.05)
+
+    run(body())
+    assert not (home / "Downloads").exists() or list((home / "Downloads").glob("*.svg"))
+    assert list(tmp_path.glob("*.svg")) or list((home / "Downloads").glob("*.svg"))
+
+
+def test_breakdown_figures_add_up_to_the_total_shown(kb: Any) -> None:
+    from advisor.tui.widgets.explain import breakdown
+
+    async def body() -> None:
+        from rich.console import Console
+
+        app = make_app(kb)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await goto(pilot, "results")
+            report = app.screen.report
+            assert report is not None
+            for entry in report["ranking"]:
+                console = Console(width=120, record=True)
+                console.print(breakdown(entry))
+                lines = console.export_text().splitlines()
+                table = lines[: next(i for i, line in enumerate(lines) if line.strip().startswith("total")) + 1]
+                points = [float(line.split()[-1]) for line in table if line.rstrip() and line.split()[-1][-3:-2] == "."]
+                *parts, total = points
+                assert round(sum(parts), 2) == total, (entry["framework"], parts, total)
+                assert total == round(entry["total"], 2)
+
+    run(body())
+
+
+def test_walk_keys_digits_tabs_and_arrows_never_change_a_weight(kb: Any) -> None:
+    async def body() -> None:
+        from textual.widgets import TabbedContent
+
+        from advisor.tui.widgets.weight_row import WeightRow
+
+        app = make_app(kb)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await pilot.press("3")
+            await settle(pilot)
+            assert app.screen.step == "priorities"
+            rows = list(app.screen.query(WeightRow))
+            rows[0].focus()
+            before = [r.weight for r in rows]
+            await pilot.press("left", "right", "down")
+            assert app.focused is rows[1]
+            await pilot.press("up")
+            assert app.focused is rows[0]
+            assert [r.weight for r in rows] == before
+            await pilot.press("t")
+            assert app.screen.query_one("#priorities-tabs", TabbedContent).active == "tab-constraints"
+            await pilot.press("7")
+            await settle(pilot)
+            assert app.screen.step == "export"
+
+    run(body())

@@ -6,6 +6,9 @@ the state several screens share and the calls into the core.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from platformdirs import user_downloads_path
 from textual.binding import Binding
 from textual.screen import ModalScreen
 from textual.theme import Theme
@@ -90,6 +93,15 @@ class AdvisorApp(AdvisorState):
     def action_leave_field(self) -> None:
         """Escape in a text field: leave it, so that the walk's letter keys work again."""
         self.screen.set_focus(None)
+
+    def deliver_screenshot(
+        self, filename: str | None = None, path: str | None = None, time_format: str | None = None
+    ) -> str | None:
+        """Screenshots go to the Downloads folder, or to the current folder where there is none (a fresh account)."""
+        if path is None:
+            downloads = user_downloads_path()
+            path = str(downloads if downloads.is_dir() else Path.cwd())
+        return super().deliver_screenshot(filename, path, time_format)
 
     # --- navigation ------------------------------------------------------------------------------
 

@@ -75,12 +75,14 @@ class PrioritiesScreen(StepScreen):
         weights_box.mount_all(
             WeightRow(cid, c.name, c.description, weights.get(cid, 0.0)) for cid, c in app.kb.criteria.items()
         )
-        from advisor.knowledge.schema import Hardware  # the ids the constraints use
+        from advisor.checklist import HARDWARE_LABELS  # display names of the hardware ids the constraints use
+        from advisor.knowledge.schema import Hardware
 
         walk = app.walk
         widgets: list[Any] = [Label("Must run on", classes="section")]
         widgets += [
-            Checkbox(h.value, h.value in walk.must_run_on, name=f"hw-{h.value}", compact=True) for h in Hardware
+            Checkbox(HARDWARE_LABELS.get(h, h.value), h.value in walk.must_run_on, name=f"hw-{h.value}", compact=True)
+            for h in Hardware
         ]
         widgets.append(Label("Must deploy to", classes="section"))
         if app.kb.targets:
@@ -208,7 +210,18 @@ class PrioritiesScreen(StepScreen):
     def action_switch_tab(self) -> None:
         """Between the Weights and Constraints tabs."""
         tabs = self.query_one("#priorities-tabs", TabbedContent)
-        tabs.active = "tab-constraints" if tabs.active == "tab-weights" else "tab-weights"
+        target = "tab-constraints" if tabs.active == "tab-weights" else "tab-weights"
+        # Focus leaves the old tab first: TabbedContent would switch back to the tab holding the focus.
+        self.set_focus(None)
+        tabs.active = target
+        box = self.query_one("#constraints" if target == "tab-constraints" else "#weights", Body)
+
+        def focus_first() -> None:
+            first = next((w for w in box.query("*") if w.focusable), None)
+            if first is not None:
+                first.focus()
+
+        self.call_after_refresh(focus_first)
 
     def action_pairwise(self) -> None:
         """Ask pairwise questions; the core's AHP turns the answers into weights (the answers are kept)."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -15,53 +14,9 @@ from advisor.tui.messages import AssessmentReady, EvidenceDone, WeightChanged
 from advisor.tui.screens.base import StepScreen
 from advisor.tui.screens.priorities import PREVIEW_DRAWS
 from advisor.tui.widgets.body import Body
+from advisor.tui.widgets.explain import breakdown, sensitivity_sentence, short_status, warning_text
 from advisor.tui.widgets.ranking import entry_name, entry_score, ranking_entries
 from advisor.tui.widgets.weight_row import WeightRow
-
-
-def sensitivity_sentence(report: dict[str, Any], criteria_names: dict[str, str]) -> str:
-    """One sentence on how stable the winner is, from the report's sensitivity section."""
-    sens = report.get("sensitivity")
-    if not isinstance(sens, dict) or not sens:
-        return "Sensitivity: not available in this report."
-    for key in ("sentence", "summary", "text"):
-        if isinstance(sens.get(key), str):
-            return str(sens[key])
-    parts = []
-    verdict = sens.get("verdict")
-    winner = sens.get("winner")
-    if verdict == "tie":
-        tied = ", ".join(sens.get("tied_with") or [])
-        parts.append(f"{winner} and {tied} are a statistical tie.")
-    elif verdict:
-        share = (sens.get("monte_carlo") or {}).get("win_share", {}).get(winner)
-        share_s = f" (wins {share:.0%} of ±20% weight perturbations)" if isinstance(share, int | float) else ""
-        parts.append(f"{winner} wins; the ranking is {verdict}{share_s}.")
-    smallest = sens.get("smallest_change")
-    if isinstance(smallest, dict):
-        cid = smallest.get("criterion", "?")
-        name = criteria_names.get(cid, cid)
-        now, at = smallest.get("current_weight"), smallest.get("threshold_weight")
-        if isinstance(now, int | float) and isinstance(at, int | float):
-            direction = "drops below" if at < now else "rises above"
-            parts.append(
-                f"The winner changes to {smallest.get('new_winner')} if the {name} weight {direction} "
-                f"{at:.2f} (now {now:.2f})."
-            )
-    elif verdict and verdict != "single":
-        parts.append("No single weight change alone changes the winner.")
-    return " ".join(parts) or "Sensitivity: not available in this report."
-
-
-def warning_text(warning: Any) -> str:
-    """A report warning as a sentence: its message, prefixed by the framework it is about."""
-    if not isinstance(warning, dict):
-        return str(warning)
-    message = str(warning.get("message") or warning.get("code") or "")
-    framework = warning.get("framework")
-    if isinstance(framework, str) and not message.startswith(f"{framework}:"):
-        message = f"{framework}: {message}"
-    return message
 
 
 class ResultsScreen(StepScreen):
@@ -187,16 +142,19 @@ class ResultsScreen(StepScreen):
         entries = ranking_entries(report)
         for i, entry in enumerate(entries, 1):
             score = entry_score(entry)
+            mark = " ✓" if entry_name(entry) == self.advisor.walk.chosen else ""
             table.add_row(
                 str(i),
-                str(entry.get("name") or entry_name(entry)),
+                str(entry.get("name") or entry_name(entry)) + mark,
                 "?" if score is None else f"{score:.3f}",
-                str(entry.get("status", "")),
+                short_status(entry),
                 key=entry_name(entry),
             )
         if entries:
             table.move_cursor(row=min(keep, len(entries) - 1))
-        names = {cid: c.name for cid, c in self.advisor.kb.criteria.items()} if self.advisor.kb else {}
+        kb = self.advisor.kb
+        names = {cid: c.name for cid, c in kb.criteria.items()} if kb else {}
+        names.update({e["framework"]: e["name"] for e in entries if e.get("framework") and e.get("name")})
         rec = report.get("recommendation") or {}
         headline = rec.get("summary") or rec.get("headline") if isinstance(rec, dict) else None
         prefix = "[b]What-if:[/b] " if self.whatif is not None else ""
@@ -210,7 +168,10 @@ class ResultsScreen(StepScreen):
         lines = ["[b]Exclusions[/b]"]
         for ex in report.get("exclusions") or []:
             reasons = "; ".join(ex.get("reasons") or []) or str(ex.get("reason", ""))
-            lines.append(f"• {ex.get('framework', '?')}: {reasons}")
+            fid = ex.get("framework", "?")
+            kb = self.advisor.kb
+            name = kb.frameworks[fid].name if kb is not None and fid in kb.frameworks else fid
+            lines.append(f"• {name}: {reasons}")
         if len(lines) == 1:
             lines.append("none: every framework meets the hard constraints")
         self.query_one("#exclusions", Static).update("\n".join(lines))
@@ -240,45 +201,7 @@ class ResultsScreen(StepScreen):
     def _show_breakdown(self) -> None:
         entry = self._selected()
         target = self.query_one("#breakdown", Static)
-        if entry is None:
-            target.update("")
-            return
-        contributions = entry.get("contributions") or []
-        table = Table(box=None, padding=(0, 1), expand=True, show_edge=False)
-        table.add_column("criterion", ratio=2, overflow="fold")
-        table.add_column("w", justify="right")
-        table.add_column("score", justify="right")
-        table.add_column("=", justify="right")
-        for c in contributions:
-            table.add_row(
-                str(c.get("name") or c.get("criterion")),
-                f"{c.get('weight', 0):.2f}",
-                f"{c.get('score', 0):.2f}",
-                f"{c.get('contribution', 0):.3f}",
-            )
-        details = Text()
-        for c in contributions:
-            details.append(f"\n{c.get('name') or c.get('criterion')}", style="bold")
-            details.append(f" — knowledge {c.get('knowledge_score', '?')}")
-            if c.get("measured_score") is not None:
-                details.append(f", measured {c['measured_score']:.2f} (share {c.get('evidence_weight', 0):.0%})")
-            details.append(f"\n  {c.get('rationale', '')}")
-            if c.get("evidence"):
-                details.append(f"\n  evidence: {c['evidence']}", style="italic")
-            for fig in c.get("figures") or []:
-                details.append(f"\n  measured: {_figure(fig)}")
-            for src in c.get("sources") or []:
-                details.append(f"\n  source: {src}", style="dim")
-        from rich.console import Group
-
-        score = entry_score(entry)
-        head = Text(
-            f"{entry.get('name') or entry_name(entry)}: {score if score is None else round(score, 3)} "
-            f"({entry.get('status', '')})",
-            style="bold",
-        )
-        notes = Text("\n".join(entry.get("notes") or []), style="italic")
-        target.update(Group(head, notes, table, details))
+        target.update(breakdown(entry) if entry is not None else "")
 
     def action_choose(self) -> None:
         """Use the highlighted framework for onboarding and export."""
@@ -287,14 +210,7 @@ class ResultsScreen(StepScreen):
             return
         self.advisor.walk.chosen = entry_name(entry)
         self.advisor.save()
-        self.notify(f"chosen: {entry_name(entry)} — press n for its onboarding checklist")
-
-
-def _figure(fig: Any) -> str:
-    if not isinstance(fig, dict):
-        return str(fig)
-    value = fig.get("value")
-    label = " ".join(str(fig.get(k)) for k in ("benchmark", "variant", "device") if fig.get(k))
-    val = f"{value:,.2f}" if isinstance(value, int | float) else str(value)
-    extra = f" (ratio {fig['ratio']:.2f})" if isinstance(fig.get("ratio"), int | float) else ""
-    return f"{label}: {val} {fig.get('unit', '')}{extra}".strip()
+        if self.report is not None:
+            self._show(self.report)  # the mark moves to the chosen row
+        name = entry.get("name") or entry_name(entry)
+        self.notify(f"chosen: {name} — press n for its onboarding checklist")
