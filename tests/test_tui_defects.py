@@ -376,3 +376,23 @@ def test_walk_keys_digits_tabs_and_arrows_never_change_a_weight(kb: Any) -> None
             assert app.screen.step == "export"
 
     run(body())
+
+
+def test_onboarding_follows_the_hardware_the_team_must_run_on(kb: Any) -> None:
+    """A "must run on google_tpu" constraint gives JAX's TPU install and verify steps on this CPU machine."""
+
+    async def body() -> None:
+        from textual.widgets import SelectionList
+
+        app = make_app(kb)
+        app.walk.must_run_on = ["google_tpu"]
+        app.walk.chosen = "jax"
+        async with app.run_test(size=(120, 40)) as pilot:
+            await goto(pilot, "onboarding")
+            items = app.screen.query_one("#checklist", SelectionList)
+            prompts = [str(items.get_option_at_index(i).prompt) for i in range(items.option_count)]
+            assert any("Install JAX for Google TPU" in p for p in prompts), prompts[:4]
+            assert any("computes on the TPU" in p for p in prompts)
+            assert not any("on the CPU" in p for p in prompts)
+
+    run(body())

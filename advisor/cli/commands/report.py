@@ -79,16 +79,19 @@ def run(args: argparse.Namespace) -> int:
     from advisor.scoring import assess
 
     kb = load_knowledge(args.kb)
-    old = load_report(args.from_json) if args.from_json else None
+    old: dict[str, Any] | None = None
     if args.profile:
         profile, source = load_profile(args.profile), args.profile
-    elif old is not None:
-        # Without --profile a saved report is re-scored under the profile it was made with (stored in it).
-        profile = parse_profile(old["profile"]["as_written"], f"{args.from_json}: profile.as_written")
-        source = str(old["profile"].get("source") or args.from_json)
+        resolved = resolve_profile(profile, kb, scenario=args.scenario)  # a bad profile is reported first
+        old = load_report(args.from_json) if args.from_json else None
     else:
         profile, source = Profile(), ""
-    resolved = resolve_profile(profile, kb, scenario=args.scenario)
+        if args.from_json:
+            # Without --profile a saved report is re-scored under the profile it was made with (stored in it).
+            old = load_report(args.from_json)
+            profile = parse_profile(old["profile"]["as_written"], f"{args.from_json}: profile.as_written")
+            source = str(old["profile"].get("source") or args.from_json)
+        resolved = resolve_profile(profile, kb, scenario=args.scenario)
     probe, bench, host = gather(args, kb, resolved, old)
     assessment = assess(kb, resolved, probe=probe, bench=bench, seed=args.seed)
     source = source or (f"scenario {resolved.scenario}" if resolved.scenario else "default")

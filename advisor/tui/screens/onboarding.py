@@ -25,6 +25,14 @@ SECTION_TAGS = {
 }
 
 
+def link_line(link: Any) -> str:
+    """One link under an item: "name: url" for a web page; a Package URL (pkg:pypi/NAME) is its own name."""
+    url, name = str(link.url), str(link.name)
+    if url.startswith("pkg:") and name == url.split("@")[0]:
+        return f"{link.purpose}: {url}" if link.purpose else url  # "install guide: pkg:pypi/torch"
+    return f"{name}: {url}" if name and name != url else url
+
+
 class OnboardingScreen(StepScreen):
     """Install, verify, concepts, pitfalls, tooling, first tasks — each item tickable (Space)."""
 
@@ -124,7 +132,7 @@ class OnboardingScreen(StepScreen):
         if item.done_when:
             text.append(f"\n\nDone when: {item.done_when}")
         for link in item.links:
-            text.append(f"\n{link.name}: {link.url}", style="dim")
+            text.append(f"\n{link_line(link)}", style="dim")
         text.append(f"\n\nid: {item.id}", style="dim")
         self.query_one("#item-detail", Static).update(text)
 

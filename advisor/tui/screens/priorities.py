@@ -26,17 +26,19 @@ class PrioritiesScreen(StepScreen):
     step = "priorities"
     HELP = (
         "Each row is one criterion of the evaluation matrix with its description; weights read as "
-        "percentages like the scenario presets (the core normalises them). Focus a row (Tab or click) and "
-        "press + or - to change it by 1, ] or [ by 5 (or click the buttons); 0 ignores it. `p` fills the "
-        "weights from the scenario preset; `w` asks pairwise 'which matters more?' questions instead. "
-        "The Constraints tab holds hard constraints: a framework that cannot meet one is excluded. "
+        "percentages like the scenario presets (the core normalises them). Up/Down (or Tab) move between "
+        "criteria; + or - change the focused one by 1, ] or [ by 5 (or click the buttons); 0 ignores it; "
+        "the arrow keys never change a weight. `p` fills the weights from the scenario preset (it asks "
+        "first when you set weights) and `u` undoes it; `w` asks pairwise 'which matters more?' questions "
+        "instead (their answers are saved in the profile). `t` switches to the Constraints tab: hard "
+        "constraints, a framework that cannot meet one is excluded. "
         "The ranking preview on the right is recomputed by the core after every change."
     )
     BINDINGS = [
         Binding("p", "apply_preset", "Preset"),
-        Binding("w", "pairwise", "Which matters more?"),
+        Binding("w", "pairwise", "Pairwise"),
         Binding("u", "undo", "Undo"),
-        Binding("t", "switch_tab", "Weights/Constraints"),
+        Binding("t", "switch_tab", "Tab"),
     ]
 
     def __init__(self) -> None:

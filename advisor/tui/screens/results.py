@@ -61,6 +61,7 @@ class ResultsScreen(StepScreen):
     def on_mount(self) -> None:
         """Columns; then score."""
         table = self.query_one("#ranking", DataTable)
+        table.add_column(" ", key="chosen")  # ✓ marks the framework chosen for onboarding and export
         for col in ("#", "framework", "score", "status"):
             table.add_column(col, key=col)
 
@@ -142,10 +143,10 @@ class ResultsScreen(StepScreen):
         entries = ranking_entries(report)
         for i, entry in enumerate(entries, 1):
             score = entry_score(entry)
-            mark = " ✓" if entry_name(entry) == self.advisor.walk.chosen else ""
             table.add_row(
+                "✓" if entry_name(entry) == self.advisor.walk.chosen else "",
                 str(i),
-                str(entry.get("name") or entry_name(entry)) + mark,
+                str(entry.get("name") or entry_name(entry)),
                 "?" if score is None else f"{score:.3f}",
                 short_status(entry),
                 key=entry_name(entry),
