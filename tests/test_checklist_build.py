@@ -246,3 +246,16 @@ def test_garbage_probe_values_do_not_crash(fkb) -> None:  # type: ignore[no-unty
     weird = {"cpu": "not a mapping", "gpus": {"devices": "nope", "cuda_driver_version": True}, "software": [1, 2]}
     c = build_checklist(fkb, "pytorch", weird)
     assert c.backend == Hardware.CPU
+
+
+def test_required_hardware_sets_the_backend_on_a_machine_without_it(kb) -> None:  # type: ignore[no-untyped-def]
+    """A team that must run on TPUs gets the TPU install and verify steps, even when planned on a CPU laptop."""
+    c = build_checklist(kb, "jax", CPU_PROBE, must_run_on=["google_tpu"])
+    assert c.backend == Hardware.GOOGLE_TPU
+    install = c.item("install.google_tpu.jax")
+    assert install is not None and "jax[tpu]" in (install.code or "")
+    verify = c.item("verify.snippet.jax")
+    assert verify is not None and "TPU" in verify.title and "CPU" not in verify.title
+    assert any("no Google TPU" in w for w in c.warnings)
+    # Without the constraint the same machine gets the CPU build, as before.
+    assert build_checklist(kb, "jax", CPU_PROBE).backend == Hardware.CPU

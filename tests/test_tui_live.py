@@ -8,7 +8,7 @@ from typing import Any
 
 import psutil
 import pytest
-from _tui_support import goto, settle
+from _tui_support import goto, recorded_bench, recorded_probe, settle
 
 pytestmark = pytest.mark.frameworks
 
@@ -43,36 +43,56 @@ def test_real_quick_benchmark_of_jax_through_the_app(kb: Any) -> None:
             await pilot.pause()
             worker = screen.worker
             assert worker is not None
+            await pilot.press("n")  # on to Results while the run goes on: it says so, then refreshes itself
+            await pilot.pause()
+            results = app.screen
+            assert results.step == "results"
+            assert "running" in str(results.query_one("#run-status").render())
             await _wait_for(lambda: app.bench is not None, pilot)
             await settle(pilot)
             jax = [r for r in app.bench["results"] if r["framework"] == "jax"]
             assert any(r["benchmark"] == "gemm" and r["value"] > 0 for r in jax)
             assert app.probe is not None and app.probe["frameworks"]["jax"]["outcome"] == "ok"
             assert screen.query_one("#results", DataTable).row_count == len(app.bench["results"])
-            await goto(pilot, "results")
-            ranking = {e["framework"]: e for e in app.screen.report["ranking"]}
+            assert app.screen is results and not results.query_one("#run-status").display
+            ranking = {e["framework"]: e for e in results.report["ranking"]}
             assert ranking["jax"]["status"] == "measured here"
 
     asyncio.run(body())
 
 
 def test_cancel_a_running_benchmark_stops_its_child_processes(kb: Any) -> None:
+    """Cancel a re-run during the NumPy baseline: children stop, the previous complete run's figures stay,
+    and the progress rows say what happened (JAX never started: no animation; NumPy: cancelled, not done)."""
+
     async def body() -> None:
-        app = _live_app(kb)
+        from textual.widgets import DataTable
+
+        from advisor.tui.app import AdvisorApp
+
+        previous = recorded_bench()
+        app = AdvisorApp(kb=kb, live=True, resume=False, frameworks=("jax",), probe=recorded_probe(), bench=previous)
         async with app.run_test(size=(80, 24)) as pilot:
             await goto(pilot, "evidence")
             screen = app.screen
             await pilot.press("s")
-            # Wait until JAX's benchmark child is measuring, then cancel from the keyboard.
-            await _wait_for(lambda: screen.frameworks_seen.get("jax", {}).get("started", 0) > 0, pilot)
+            # Wait until the NumPy baseline's child is measuring, then cancel from the keyboard.
+            await _wait_for(lambda: screen.frameworks_seen.get("numpy", {}).get("started", 0) > 0, pilot)
             assert psutil.Process().children(recursive=True), "a benchmark child should be running"
             await pilot.press("c")
             status = screen.query_one("#evidence-status")
             await _wait_for(lambda: "Cancelled: child processes stopped" in str(status.render()), pilot, 120)
             await settle(pilot)
-            assert app.bench is not None  # what was measured before the cancel is kept, marked as such
             leftovers = [p for p in psutil.Process().children(recursive=True) if p.is_running()]
             assert not leftovers, leftovers
+            assert app.bench is previous  # the cancelled re-run did not replace the complete run
+            assert screen.query_one("#results", DataTable).row_count == len(previous["results"])
+            assert "previous" in str(status.render())
+            rows = screen.frameworks_seen
+            assert all(row["bar"].total is not None for row in rows.values())  # nothing animates any more
+            numpy_note = str(rows["numpy"]["note"].render())
+            assert "cancelled" in numpy_note and "done" not in numpy_note
+            assert "not started" in str(rows["jax"]["note"].render())
 
     asyncio.run(body())
 

@@ -315,7 +315,7 @@ def test_open_a_saved_report_from_the_welcome_screen(kb, tmp_path: Path) -> None
             await settle(pilot)
             assert app.screen.step == "results"
             table = app.screen.query_one("#ranking", DataTable)
-            shown = [str(table.get_row_at(i)[1]) for i in range(table.row_count)]
+            shown = [str(cell) for cell in table.get_column("framework")]
             assert shown == [e["name"] for e in saved["ranking"]]
             assert app.walk.scenario == "research_prototyping" and app.walk.current_frameworks == ["jax"]
             assert app.bench is not None and app.probe is not None  # the report's evidence, for what-if

@@ -1,4 +1,4 @@
-"""Pilot: from the Priorities step, `t` opens the team decision; several members' files give the CLI's team view."""
+"""Pilot: from the Priorities step, `m` opens the team decision; several members' files give the CLI's team view."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def test_team_decision_from_the_priorities_step(kb, tmp_path: Path) -> None:  # 
         app = make_app(kb)
         async with app.run_test(size=(100, 30)) as pilot:
             await goto(pilot, "priorities")
-            await pilot.press("t")
+            await pilot.press("m")
             await pilot.pause()
             assert isinstance(app.screen, TeamScreen)
             field = app.screen.query_one("#team-files", Input)
@@ -65,7 +65,7 @@ def test_no_usable_member_says_why(kb, tmp_path: Path) -> None:  # type: ignore[
         app = make_app(kb)
         async with app.run_test(size=(100, 30)) as pilot:
             await goto(pilot, "priorities")
-            await pilot.press("t")
+            await pilot.press("m")
             await pilot.pause()
             app.screen.query_one("#team-files", Input).value = str(tmp_path / "nobody.yaml")
             await pilot.press("enter")

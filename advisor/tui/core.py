@@ -131,7 +131,10 @@ def profile_raw(answers: dict[str, Any]) -> dict[str, Any]:
     raw: dict[str, Any] = {"team": team, "codebase": {"size": answers.get("codebase_size") or "none"}}
     if answers.get("scenario"):
         raw["scenario"] = answers["scenario"]
-    if answers.get("weights"):
+    if answers.get("pairwise"):
+        # The judgements themselves, so the core derives the weights (and the report shows profile.ahp).
+        raw["pairwise"] = [list(j) for j in answers["pairwise"]]
+    elif answers.get("weights"):
         raw["weights"] = dict(answers["weights"])
     constraints = {k: list(v) for k, v in (answers.get("constraints") or {}).items() if v}
     if constraints:
@@ -192,9 +195,14 @@ def profile_yaml(answers: dict[str, Any]) -> str:
     return text
 
 
-def load_profile_answers(path: str) -> dict[str, Any]:
-    """Read a profile file and return it as walk answers (the core validates it)."""
-    return answers_from_profile(_attr("advisor.profile", "load_profile")(path))
+def load_profile_answers(path: str, kb: Any) -> dict[str, Any]:
+    """Read a profile file and return it as walk answers, checked exactly as `fwadvisor profile check` does.
+
+    Raises the core's `ProfileError`, whose text is the CLI's one line (file, line, field, problem).
+    """
+    profile = _attr("advisor.profile", "load_profile")(path)
+    _attr("advisor.profile", "resolve_profile")(profile, kb)
+    return answers_from_profile(profile)
 
 
 def report_answers(report: dict[str, Any]) -> dict[str, Any]:
@@ -208,12 +216,18 @@ def answers_from_profile(profile: Any) -> dict[str, Any]:
     current = list(profile.team.current)
     levels = {profile.team.experience.get(f) for f in current} - {None}
     cons = profile.constraints
+    weights = dict(profile.weights or {})
+    pairwise = [list(j) for j in profile.pairwise or []]
+    if pairwise:
+        derived, _cr = pairwise_weights([(str(a), str(b), float(x)) for a, b, x in pairwise])
+        weights = {k: round(v * 100, 1) for k, v in derived.items()}  # shown as percentages
     return {
         "scenario": profile.scenario,
         "current_frameworks": current,
         "experience": str(levels.pop()) if len(levels) == 1 else "intermediate",
         "codebase_size": str(profile.codebase.effective_size()),
-        "weights": dict(profile.weights or {}),
+        "weights": weights,
+        "pairwise": pairwise,
         "constraints": {
             "must_run_on": [str(h) for h in cons.must_run_on] if cons else [],
             "must_deploy_to": list(cons.must_deploy_to) if cons else [],
@@ -236,12 +250,25 @@ def report_json_text(report: dict[str, Any]) -> str:
 
 
 def checklist(
-    kb: Any, framework: str, current: str | None, probe: dict[str, Any] | None, targets: Sequence[str] = ()
+    kb: Any,
+    framework: str,
+    current: str | None,
+    probe: dict[str, Any] | None,
+    targets: Sequence[str] = (),
+    must_run_on: Sequence[str] = (),
 ) -> Any:
-    """The onboarding checklist for `framework` on the probed machine, with the ticks saved so far."""
+    """The onboarding checklist for `framework` on the probed machine (or the hardware the team must run on)."""
     fn = _attr("advisor.checklist", "build_checklist")
     done = progress_done(framework, current)
-    return fn(kb, framework, probe, from_framework=current, targets=list(targets), done=done)
+    return fn(
+        kb, framework, probe, from_framework=current, targets=list(targets), must_run_on=list(must_run_on), done=done
+    )
+
+
+def recommended_framework(report: dict[str, Any]) -> str | None:
+    """The framework a report recommends (its recommendation, else the top of its ranking)."""
+    found = _attr("advisor.team", "recommended_framework")(report)
+    return str(found) if found else None
 
 
 def progress_done(framework: str, current: str | None) -> set[str]:

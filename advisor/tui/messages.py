@@ -36,10 +36,13 @@ class EvidenceDone(Message, bubble=False):
 class AssessmentReady(Message):
     """The core scored the frameworks under the current answers (`report` is None when it could not)."""
 
-    def __init__(self, report: dict[str, Any] | None, error: str | None = None) -> None:
+    def __init__(
+        self, report: dict[str, Any] | None, error: str | None = None, *, answers: dict[str, Any] | None = None
+    ) -> None:
         super().__init__()
         self.report = report
         self.error = error
+        self.answers = answers  # what was scored (the walk's answers, or a what-if)
 
 
 class WeightChanged(Message):

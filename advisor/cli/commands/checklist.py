@@ -69,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
     from advisor.checklist import build_checklist
     from advisor.errors import UsageError
     from advisor.knowledge import load_knowledge
+    from advisor.knowledge.schema import Hardware
     from advisor.progress import ProgressStore
     from advisor.team import current_framework_of, probe_of, read_report, recommended_framework, targets_of
 
@@ -76,6 +77,7 @@ def run(args: argparse.Namespace) -> int:
     framework: str | None = args.framework
     from_framework: str | None = args.from_framework
     targets: list[str] = list(args.target)
+    must_run_on: list[str] = []
     if args.report:
         data, warnings = read_report(args.report)
         for w in warnings:
@@ -87,6 +89,10 @@ def run(args: argparse.Namespace) -> int:
                 raise UsageError("the report recommends no framework; pass --framework ID", field="--framework")
         if not targets:
             targets = [t for t in targets_of(data) if t in kb.targets]
+        # The hardware the report's profile must run on chooses the install backend (as in the app).
+        constraints = (data.get("profile") or {}).get("constraints") or {}
+        known = {hw.value for hw in Hardware}
+        must_run_on = [h for h in constraints.get("must_run_on") or [] if isinstance(h, str) and h in known]
         if from_framework is None:
             current = current_framework_of(data)
             # The profile's one current framework is where the team comes from, unless it is the chosen one.
@@ -102,7 +108,9 @@ def run(args: argparse.Namespace) -> int:
         probe = _probe_here(framework, kb)
     store = ProgressStore()
     done = store.done(framework, from_framework)
-    checklist = build_checklist(kb, framework, probe, from_framework=from_framework, targets=targets, done=done)
+    checklist = build_checklist(
+        kb, framework, probe, from_framework=from_framework, targets=targets, must_run_on=must_run_on, done=done
+    )
     changes = [(i, True) for i in args.done] + [(i, False) for i in args.undo]
     # Every id is checked before anything is written, so one typo changes nothing.
     for item_id, tick in changes:

@@ -42,13 +42,10 @@ def _progress(event: Any) -> None:
 
 
 def gather(
-    args: argparse.Namespace, kb: Any, resolved: Any
+    args: argparse.Namespace, kb: Any, resolved: Any, old: dict[str, Any] | None = None
 ) -> tuple[dict[str, Any] | None, dict[str, Any] | None, str | None]:
-    """The evidence: from a saved report, or by running the probe and (unless --no-bench) the benchmarks."""
-    if args.from_json:
-        from advisor.report import load_report
-
-        old = load_report(args.from_json)
+    """The evidence: from a saved report (`old`), or by running the probe and (unless --no-bench) the benchmarks."""
+    if old is not None:
         host = (old.get("machine") or {}).get("hostname") if args.identify else None
         return old.get("probe"), old.get("benchmarks"), host
     from advisor.evidence.probe import run_probe  # deferred: the probe pulls in psutil, cpuinfo, NVML
@@ -82,16 +79,27 @@ def run(args: argparse.Namespace) -> int:
 
     from advisor.atomic import atomic_write_text
     from advisor.knowledge import load_knowledge
-    from advisor.profile import Profile, load_profile, resolve_profile
-    from advisor.report import build_report, to_json_text, to_markdown
+    from advisor.profile import Profile, load_profile, parse_profile, resolve_profile
+    from advisor.report import build_report, load_report, to_json_text, to_markdown
     from advisor.scoring import assess
 
     kb = load_knowledge(args.kb)
-    profile = load_profile(args.profile) if args.profile else Profile()
-    resolved = resolve_profile(profile, kb, scenario=args.scenario)
-    probe, bench, host = gather(args, kb, resolved)
+    old: dict[str, Any] | None = None
+    if args.profile:
+        profile, source = load_profile(args.profile), args.profile
+        resolved = resolve_profile(profile, kb, scenario=args.scenario)  # a bad profile is reported first
+        old = load_report(args.from_json) if args.from_json else None
+    else:
+        profile, source = Profile(), ""
+        if args.from_json:
+            # Without --profile a saved report is re-scored under the profile it was made with (stored in it).
+            old = load_report(args.from_json)
+            profile = parse_profile(old["profile"]["as_written"], f"{args.from_json}: profile.as_written")
+            source = str(old["profile"].get("source") or args.from_json)
+        resolved = resolve_profile(profile, kb, scenario=args.scenario)
+    probe, bench, host = gather(args, kb, resolved, old)
     assessment = assess(kb, resolved, probe=probe, bench=bench, seed=args.seed)
-    source = args.profile or (f"scenario {resolved.scenario}" if resolved.scenario else "default")
+    source = source or (f"scenario {resolved.scenario}" if resolved.scenario else "default")
     report = build_report(
         assessment, kb, probe=probe, bench=bench, profile_source=source, identify=args.identify, hostname=host
     )

@@ -45,6 +45,8 @@ class Walk:
     experience: str = "intermediate"
     codebase_size: str = "none"
     weights: dict[str, float] = field(default_factory=dict)
+    # "Which matters more?" answers [a, b, x]; while set they, not `weights`, are the profile's (AHP).
+    pairwise: list[list[Any]] = field(default_factory=list)
     must_run_on: list[str] = field(default_factory=list)
     must_deploy_to: list[str] = field(default_factory=list)
     exclude: list[str] = field(default_factory=list)
@@ -67,6 +69,14 @@ class Walk:
                 setattr(walk, key, value)
         if walk.step not in STEPS:
             walk.step = "welcome"
+        walk.pairwise = [
+            list(j)
+            for j in walk.pairwise
+            if isinstance(j, list)
+            and len(j) == 3
+            and all(isinstance(c, str) for c in j[:2])
+            and isinstance(j[2], int | float)
+        ]
         return walk
 
 

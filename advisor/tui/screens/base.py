@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer, Header
 
+from advisor.tui.messages import EvidenceDone
 from advisor.tui.widgets.stepbar import StepBar
 
 if TYPE_CHECKING:
@@ -53,5 +54,8 @@ class StepScreen(Screen[None]):
         """The plain sentence shown where a core piece is missing."""
         return f"{what}: not available" + (f" ({why})" if why else "")
 
-    def on_evidence_done(self, message: Any) -> None:
+    def refresh_from_app(self) -> None:
+        """Redraw from the app's state (the knowledge base or the answers changed); screens override this."""
+
+    def on_evidence_done(self, message: EvidenceDone) -> None:
         """Evidence arrived (probe, bench); screens that show it override this."""

@@ -29,7 +29,8 @@ from advisor.tui.widgets.bars import Bar, BarChart
 from advisor.tui.widgets.body import Body
 
 RESULT_COLUMNS = ("framework", "benchmark", "dev", "value", "%peak", "IQR%")
-NAME_WIDTH = 24  # benchmark + variant, cut so that the table fits 80 columns
+NAME_WIDTH = 24  # benchmark + variant, cut so that the table fits 80 columns (the full name is shown below it)
+LEGEND = "IQR% = spread of the timings; ! = flagged by the core. Highlight a row for its full name and notes."
 
 
 def _cut(text: str, width: int) -> str:
@@ -45,11 +46,14 @@ class EvidenceScreen(StepScreen):
 
     step = "evidence"
     HELP = (
-        "Choose a benchmark preset (quick takes a few seconds per framework) and press `s` to start. "
+        "Choose a benchmark preset (quick takes about 1-2 minutes for three frameworks on a small CPU; "
+        "standard and thorough take several times longer) and press `s` to start. "
         "The full probe runs first, then the benchmarks, each framework in its own child process. "
         "Results arrive live in the table; the Charts tab shows throughput and % of the CPU's estimated "
-        "peak; failures are listed and never stop the rest. `c` cancels (child processes are killed); "
-        "you can go back at any time and the run goes on."
+        "peak; failures are listed and never stop the rest. IQR% is the spread of the repeated timings "
+        "(interquartile range over the median); `!` marks a figure the core flagged (wide spread, too few "
+        "samples): the line under the table says why. `c` cancels (child processes are killed; a cancelled "
+        "re-run keeps the previous complete run's figures); you can go back at any time and the run goes on."
     )
     BINDINGS = [
         Binding("s", "start", "Start"),
@@ -78,10 +82,11 @@ class EvidenceScreen(StepScreen):
             with TabbedContent(id="evidence-tabs"):
                 with TabPane("Results", id="tab-results"):
                     yield DataTable(id="results", zebra_stripes=True, cursor_type="row")
+                    yield Static(LEGEND, id="result-detail", classes="dim")
                 with TabPane("Charts", id="tab-charts"):
                     with VerticalScroll():
                         yield BarChart("GEMM throughput", id="chart-throughput")
-                        yield BarChart("GEMM % of estimated peak", id="chart-peak")
+                        yield BarChart("GEMM % of estimated peak (full bar: 100%)", id="chart-peak", scale=100.0)
                 with TabPane("Failures", id="tab-failures"):
                     yield Static("none", id="failures")
 
@@ -176,12 +181,16 @@ class EvidenceScreen(StepScreen):
         if row is None:
             bar = ProgressBar(total=None, show_eta=False)
             label = Label(f"{framework[:12]:<12}", classes="pb-label")
-            note = Label("", classes="pb-note")
+            note = Label("waiting", classes="pb-note")
             box = Horizontal(label, bar, note, classes="pb-row")
             self.query_one("#progress", Body).mount(box)
-            row = {"bar": bar, "note": note, "started": 0}
+            # state: waiting -> running -> done | cancelled | failed
+            row = {"bar": bar, "note": note, "started": 0, "state": "waiting"}
             self.frameworks_seen[framework] = row
         return row
+
+    def _total(self) -> int:
+        return max(len(self.benchmarks), 1)
 
     def on_evidence_event(self, message: EvidenceEvent) -> None:
         """A progress event from the core: move that framework's bar; add figures and failures as they come."""
@@ -198,15 +207,21 @@ class EvidenceScreen(StepScreen):
         framework = str(event.get("framework") or "?")
         row = self._progress_row(framework)
         if kind == "framework_start":
-            row["bar"].update(total=len(self.benchmarks), progress=0)
+            row["state"] = "running"
+            row["bar"].update(total=self._total(), progress=0)
             row["note"].update(f"bench: {event.get('message') or 'starting'}")
         elif kind == "bench_start":
+            row["state"] = "running"
             row["started"] += 1
-            row["bar"].update(total=len(self.benchmarks), progress=max(row["started"] - 1, 0))
+            row["bar"].update(total=self._total(), progress=max(row["started"] - 1, 0))
             row["note"].update(f"bench: {event.get('benchmark')} on {event.get('device') or '?'}")
         elif kind == "framework_end":
-            row["bar"].update(total=len(self.benchmarks), progress=len(self.benchmarks))
-            row["note"].update("done")
+            if row["state"] == "cancelled":
+                self._end_row(row, "cancelled")
+            else:
+                row["state"] = "done"
+                row["bar"].update(total=self._total(), progress=self._total())
+                row["note"].update("done")
         elif kind == "note":
             row["note"].update(str(event.get("message", "")))
         measurement = event.get("measurement")
@@ -214,13 +229,34 @@ class EvidenceScreen(StepScreen):
             self._add_result(measurement)
         failure = event.get("failure")
         if kind == "failure" and isinstance(failure, dict):
+            if failure.get("outcome") == "cancelled":
+                self._end_row(row, "cancelled")
             self._add_failure(failure)
 
-    def on_evidence_done(self, message: Any) -> None:
+    def _end_row(self, row: dict[str, Any], how: str) -> None:
+        """Stop a row where it is: its bar keeps the benchmarks that finished, its note says why it stopped."""
+        finished = max(row["started"] - 1, 0)
+        if row["state"] in ("waiting",) or row["started"] == 0:
+            row["note"].update("not started (cancelled)" if how == "cancelled" else "not run")
+        else:
+            row["note"].update(f"cancelled after {finished} of {self._total()} benchmarks")
+        row["state"] = how
+        row["bar"].update(total=self._total(), progress=finished)
+
+    def _end_run(self, cancelled: bool) -> None:
+        """The run ended: no row keeps animating, and none that stopped early reads as done."""
+        for row in self.frameworks_seen.values():
+            if row["state"] in ("waiting", "running"):
+                self._end_row(row, "cancelled" if cancelled else "not run")
+        self.query_one("#cancel", Button).disabled = True
+
+    def on_evidence_done(self, message: EvidenceDone) -> None:
         """The probe or bench finished: show its full JSON, or why there is none."""
-        if not isinstance(message, EvidenceDone) or not self.is_mounted:
+        if not self.is_mounted:
             return
-        if message.kind == "probe":
+        if message.kind == "run-end":
+            self._end_run(message.cancelled)
+        elif message.kind == "probe":
             if message.cancelled:
                 self._status(self._cancelled_text(None))
             elif message.data is not None:
@@ -231,19 +267,28 @@ class EvidenceScreen(StepScreen):
             else:
                 self._status(f"The probe is not available: {message.error}")
         elif message.kind == "bench":
-            if message.data is not None:
-                self._show_bench(message.data)
+            kept = self.advisor.bench
+            if kept is not None:
+                self._show_bench(kept)
             if message.cancelled:
-                self._status(self._cancelled_text(len((message.data or {}).get("results") or [])))
+                n = len((message.data or {}).get("results") or [])
+                if kept is not message.data and kept is not None:
+                    what = (
+                        f"the previous complete run's {len(kept.get('results') or [])} figures are kept "
+                        f"(the {n} of the cancelled run are not). "
+                    )
+                else:
+                    what = f"the {n} figures measured before are kept. "
+                self._status(self._cancelled_text(what))
             elif message.data is not None:
                 wall = message.data.get("wall_s")
                 self._status(f"Benchmarks done in {_fmt(wall)} s. Press n for the results.")
             else:
                 self._status(f"Benchmarks not available: {message.error}")
 
-    def _cancelled_text(self, figures: int | None) -> str:
+    def _cancelled_text(self, kept: str | None) -> str:
         """What a cancel did, checked: "stopped" only when no child process of the run is left."""
-        kept = "" if figures is None else f"the {figures} figures measured before are kept. "
+        kept = kept or ""
         try:
             left = core.children_alive()
         except core.Unavailable:
@@ -253,6 +298,16 @@ class EvidenceScreen(StepScreen):
             return (f"Cancelled, but {len(left)} child process(es) still running (PID {pids}). "
                     f"{kept}Press s to run again.")
         return f"Cancelled: child processes stopped; {kept}Press s to run again."
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        """The full name, figure and the core's notes of the highlighted result."""
+        row = event.cursor_row
+        if not 0 <= row < len(self.results):
+            return
+        r = self.results[row]
+        name = " ".join(str(r.get(k)) for k in ("framework", "benchmark", "variant", "device") if r.get(k))
+        notes = "; ".join(str(w) for w in r.get("warnings") or []) or "no warnings"
+        self.query_one("#result-detail", Static).update(Text(f"{name}: {notes}"))
 
     # --- drawing ---------------------------------------------------------------------------------
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import shlex
 from pathlib import Path
-from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -49,13 +48,21 @@ class ExportScreen(StepScreen):
             yield Label("Headless equivalent", classes="section")
             yield Static("", id="command", classes="panel")
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.checklist_command: str | None = None  # `fwadvisor checklist ...` for the chosen framework
+
     def on_screen_resume(self) -> None:
         """Answers may have changed."""
         self.refresh_from_app()
 
     def on_input_changed(self, event: Input.Changed) -> None:
-        """File names appear in the command line."""
-        self.refresh_from_app()
+        """File names appear in the command line (the field itself is never rewritten)."""
+        self._show_command()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in a path field exports."""
+        self.action_export()
 
     def _path(self, key: str) -> str:
         return self.query_one(f"#path-{key}", Input).value.strip()
@@ -69,27 +76,27 @@ class ExportScreen(StepScreen):
         bench = ["--no-bench"] if preset == "none" else ["--preset", preset]
         lines = [shlex.join(["fwadvisor", "report", "--profile", profile, *bench, "-o", report])]
         if self._path("markdown"):
-            # Re-scores the saved evidence without measuring again; -o FILE.md writes Markdown.
-            lines.append(
-                shlex.join(
-                    ["fwadvisor", "report", "--from-json", report, "--profile", profile, "-o", self._path("markdown")]
-                )
-            )
-        checklist = self._checklist()
-        if checklist is not None and self._path("checklist"):
+            # Re-scores the saved evidence under the profile saved in it, without measuring again.
+            lines.append(shlex.join(["fwadvisor", "report", "--from-json", report, "-o", self._path("markdown")]))
+        if self.checklist_command is not None and self._path("checklist"):
             # The core's own regeneration command, on the saved report's machine and answers.
-            cmd = [*shlex.split(checklist.command()), "--report", report, "-o", self._path("checklist")]
+            cmd = [*shlex.split(self.checklist_command), "--report", report, "-o", self._path("checklist")]
             lines.append(shlex.join(cmd))
         return "\n".join(lines)
 
-    def _checklist(self) -> Any:
-        from advisor.tui.screens.onboarding import OnboardingScreen
-
-        screen = self.advisor.shown.get("onboarding")
-        return screen.checklist if isinstance(screen, OnboardingScreen) else None
-
     def refresh_from_app(self) -> None:
-        """Redraw the command line."""
+        """The chosen framework's checklist command, then the command line."""
+        app = self.advisor
+        self.checklist_command = None
+        framework = app.walk.chosen or app.chosen_framework(app.report or app.loaded_report)
+        if framework is not None and app.kb is not None:
+            try:
+                self.checklist_command = str(app.walk_checklist(framework)[0].command())
+            except Exception:  # noqa: BLE001 - the command line simply leaves the checklist out
+                self.checklist_command = None
+        self._show_command()
+
+    def _show_command(self) -> None:
         self.query_one("#command", Static).update(self.command_line())
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -98,18 +105,26 @@ class ExportScreen(StepScreen):
             self.action_export()
 
     def action_export(self) -> None:
-        """Write every ticked file; each one that cannot be produced says why."""
+        """Write every ticked file in a worker; each one that cannot be produced says why."""
+        wanted = [
+            (key, label, self._path(key)) for key, label, _d in EXPORTS if self.query_one(f"#do-{key}", Checkbox).value
+        ]
+        if not wanted:
+            self.query_one("#export-status", Static).update("nothing ticked")
+            return
+        self.query_one("#export-status", Static).update("writing…")
+        self.run_worker(lambda: self._export(wanted), thread=True, group="export", exclusive=True, exit_on_error=False)
+
+    def _export(self, wanted: list[tuple[str, str, str]]) -> None:
         app = self.advisor
         lines: list[str] = []
-        for key, label, _default in EXPORTS:
-            if not self.query_one(f"#do-{key}", Checkbox).value:
-                continue
-            path = self._path(key)
+        texts: dict[str, str] = {}
+        for key, label, path in wanted:
             if not path:
                 lines.append(f"{label}: no file name")
                 continue
             try:
-                text = self._text_for(key)
+                text = texts[key] = self._text_for(key)
                 written = atomic_write_text(Path(path).expanduser(), text)
             except Exception as exc:  # noqa: BLE001 - each file fails alone, with its reason
                 lines.append(f"{label}: not written — {exc}")
@@ -117,21 +132,18 @@ class ExportScreen(StepScreen):
             lines.append(f"{label}: wrote {written}")
             if key == "profile":
                 app.settings.last_profile = str(written)
-                app.save()
-        self.query_one("#export-status", Static).update("\n".join(lines) or "nothing ticked")
+                app.call_from_thread(app.save)
+        self.app.call_from_thread(self.query_one("#export-status", Static).update, "\n".join(lines))
 
     def _text_for(self, key: str) -> str:
+        """One file's text; the report is the walk's answers scored now (or the opened report)."""
         app = self.advisor
-        report = app.report or app.loaded_report
         if key in ("json", "markdown"):
-            if report is None:
-                raise core.Unavailable("no report yet: visit the Results step first")
-            if key == "json":
-                return core.report_json_text(report)
-            return core.report_markdown(report)
+            report = app.current_report()
+            return core.report_json_text(report) if key == "json" else core.report_markdown(report)
         if key == "profile":
             return core.profile_yaml(app.answers())
-        checklist = self._checklist()
-        if checklist is None:
-            raise core.Unavailable("no checklist yet: choose a framework on the Results step")
-        return str(checklist.to_markdown())
+        framework = app.chosen_framework(app.current_report())
+        if framework is None:
+            raise core.Unavailable("no framework is recommended or chosen: see the Results step")
+        return str(app.walk_checklist(framework)[0].to_markdown())

@@ -35,11 +35,13 @@ class HelpScreen(ModalScreen[None]):
                 if not isinstance(binding, Binding) or binding.system:
                     continue
                 key = binding.key_display or binding.key
-                if key in seen or not binding.description:
+                if key in seen or not binding.description or binding.action.startswith("goto"):
                     continue
                 seen.add(key)
                 keys.add_row(key, binding.description)
         for key, what in (
+            ("1-7", "Jump to that step of the walk"),
+            ("escape", "Leave a text field (letters are typed there; ctrl+q still quits)"),
             ("ctrl+q", "Quit"),
             ("ctrl+p", "Command palette: every action"),
             ("tab / shift+tab", "Move between controls"),

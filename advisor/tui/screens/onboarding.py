@@ -13,7 +13,6 @@ from textual.widgets.selection_list import Selection
 
 from advisor.tui import core
 from advisor.tui.screens.base import StepScreen
-from advisor.tui.widgets.ranking import entry_name, ranking_entries
 
 #: Short section names for the list, so item titles fit at 80 columns (the full title is in the panel).
 SECTION_TAGS = {
@@ -24,6 +23,14 @@ SECTION_TAGS = {
     "tooling": "Tooling",
     "first_tasks": "Task",
 }
+
+
+def link_line(link: Any) -> str:
+    """One link under an item: "name: url" for a web page; a Package URL (pkg:pypi/NAME) is its own name."""
+    url, name = str(link.url), str(link.name)
+    if url.startswith("pkg:") and name == url.split("@")[0]:
+        return f"{link.purpose}: {url}" if link.purpose else url  # "install guide: pkg:pypi/torch"
+    return f"{name}: {url}" if name and name != url else url
 
 
 class OnboardingScreen(StepScreen):
@@ -56,13 +63,12 @@ class OnboardingScreen(StepScreen):
         self.refresh_from_app()
 
     def chosen(self) -> str | None:
-        """The chosen framework: the user's pick on Results, else the top of the ranking."""
+        """The chosen framework: the user's pick on Results, else the one the latest report recommends."""
         app = self.advisor
-        if app.walk.chosen:
-            return app.walk.chosen
-        report = app.report or app.loaded_report
-        entries = ranking_entries(report) if report else []
-        return entry_name(entries[0]) if entries else None
+        try:
+            return app.chosen_framework(app.report or app.loaded_report)
+        except core.Unavailable:
+            return None
 
     def refresh_from_app(self) -> None:
         """Ask the core for the checklist and show it with the saved ticks."""
@@ -78,12 +84,9 @@ class OnboardingScreen(StepScreen):
         if framework is None:
             title.update("No framework chosen yet: choose one on the Results step (Enter on a row).")
             return
-        current = [f for f in app.walk.current_frameworks if f != framework]
-        self.framework, self.from_framework = framework, (current[0] if current else None)
+        self.framework = framework
         try:
-            self.checklist = core.checklist(
-                app.kb, framework, self.from_framework, app.probe or app.probe_fast, app.walk.must_deploy_to
-            )
+            self.checklist, self.from_framework = app.walk_checklist(framework)
         except Exception as exc:  # noqa: BLE001 - shown as the reason
             title.update(self.not_available("Checklist", str(exc)))
             return
@@ -129,7 +132,7 @@ class OnboardingScreen(StepScreen):
         if item.done_when:
             text.append(f"\n\nDone when: {item.done_when}")
         for link in item.links:
-            text.append(f"\n{link.name}: {link.url}", style="dim")
+            text.append(f"\n{link_line(link)}", style="dim")
         text.append(f"\n\nid: {item.id}", style="dim")
         self.query_one("#item-detail", Static).update(text)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
@@ -40,9 +40,10 @@ class PairwiseScreen(ModalScreen[list[tuple[str, str, float]] | None]):
         with Vertical(id="pairwise"):
             yield Label("Which matters more?", classes="section")
             yield Static("", id="pair-question")
-            with Horizontal(classes="buttons"):
+            # One answer a line: five labels side by side do not fit 80 columns (the fifth was cut).
+            with Vertical(id="pair-answers"):
                 for k, label, _v in ANSWERS:
-                    yield Button(f"{k} {label}", id=f"ans-{k}", compact=True)
+                    yield Button(f"{k}  {label}", id=f"ans-{k}", compact=True)
             yield Static("", id="pair-progress")
 
     def on_mount(self) -> None:

@@ -27,16 +27,21 @@ class PrioritiesScreen(StepScreen):
     step = "priorities"
     HELP = (
         "Each row is one criterion of the evaluation matrix with its description; weights read as "
-        "percentages like the scenario presets (the core normalises them). Focus a row (Tab or click) and "
-        "press + or - to change it by 1, ] or [ by 5 (or click the buttons); 0 ignores it. `p` fills the "
-        "weights from the scenario preset; `w` asks pairwise 'which matters more?' questions instead. "
-        "The Constraints tab holds hard constraints: a framework that cannot meet one is excluded. "
+        "percentages like the scenario presets (the core normalises them). Up/Down (or Tab) move between "
+        "criteria; + or - change the focused one by 1, ] or [ by 5 (or click the buttons); 0 ignores it; "
+        "the arrow keys never change a weight. `p` fills the weights from the scenario preset (it asks "
+        "first when you set weights) and `u` undoes it; `w` asks pairwise 'which matters more?' questions "
+        "instead (their answers are saved in the profile); `m` opens the team decision from several "
+        "members' profiles. `t` switches to the Constraints tab: hard "
+        "constraints, a framework that cannot meet one is excluded. "
         "The ranking preview on the right is recomputed by the core after every change."
     )
     BINDINGS = [
         Binding("p", "apply_preset", "Preset"),
-        Binding("w", "pairwise", "Which matters more?"),
-        Binding("t", "team", "Team decision", show=False),  # in the help; the footer keeps the walk keys
+        Binding("w", "pairwise", "Pairwise"),
+        Binding("u", "undo", "Undo"),
+        Binding("t", "switch_tab", "Tab"),
+        Binding("m", "team", "Team decision", show=False),  # members' profiles; in the help, not the footer
     ]
     action_team = team.open_team_screen  # several members' profiles -> the team's answer
 
@@ -44,6 +49,7 @@ class PrioritiesScreen(StepScreen):
         super().__init__()
         self.last_report: dict[str, Any] | None = None
         self.last_error: str | None = None
+        self.undo_stack: list[tuple[dict[str, float], list[list[Any]]]] = []  # (weights, pairwise) before a change
 
     def body(self) -> ComposeResult:
         """Tabs (weights, constraints) beside the ranking preview."""
@@ -75,12 +81,14 @@ class PrioritiesScreen(StepScreen):
         weights_box.mount_all(
             WeightRow(cid, c.name, c.description, weights.get(cid, 0.0)) for cid, c in app.kb.criteria.items()
         )
-        from advisor.knowledge.schema import Hardware  # the ids the constraints use
+        from advisor.checklist import HARDWARE_LABELS  # display names of the hardware ids the constraints use
+        from advisor.knowledge.schema import Hardware
 
         walk = app.walk
         widgets: list[Any] = [Label("Must run on", classes="section")]
         widgets += [
-            Checkbox(h.value, h.value in walk.must_run_on, name=f"hw-{h.value}", compact=True) for h in Hardware
+            Checkbox(HARDWARE_LABELS.get(h, h.value), h.value in walk.must_run_on, name=f"hw-{h.value}", compact=True)
+            for h in Hardware
         ]
         widgets.append(Label("Must deploy to", classes="section"))
         if app.kb.targets:
@@ -113,8 +121,10 @@ class PrioritiesScreen(StepScreen):
             target.update(ranking_table(message.report))
 
     def on_weight_changed(self, message: WeightChanged) -> None:
-        """A weight changed: remember it and re-rank."""
-        self.advisor.walk.weights = {**self.advisor.effective_weights(), message.criterion: message.weight}
+        """A weight changed: remember it and re-rank (the weights are now the user's own, not pairwise)."""
+        walk = self.advisor.walk
+        walk.weights = {**self.advisor.effective_weights(), message.criterion: message.weight}
+        walk.pairwise = []
         self.advisor.save()
         self.request_ranking()
 
@@ -133,24 +143,94 @@ class PrioritiesScreen(StepScreen):
         self.advisor.save()
         self.request_ranking()
 
-    def _set_all(self, weights: dict[str, float]) -> None:
+    def _set_all(self, weights: dict[str, float], pairwise: list[list[Any]] | None = None) -> None:
+        """Replace every weight at once (preset, pairwise answers, undo); the old ones can be had back with `u`."""
+        walk = self.advisor.walk
+        self.undo_stack.append((dict(walk.weights), [list(j) for j in walk.pairwise]))
+        del self.undo_stack[:-20]
         for row in self.query(WeightRow):
             row.set_weight(weights.get(row.criterion, 0.0))
-        self.advisor.walk.weights = dict(weights)
+        walk.weights = dict(weights)
+        walk.pairwise = [list(j) for j in pairwise or []]
         self.advisor.save()
         self.request_ranking()
 
     def action_apply_preset(self) -> None:
-        """Fill every weight from the scenario preset (or equal weights without one)."""
+        """Fill every weight from the scenario preset (or equal weights); asks first when the user set weights."""
+        from advisor.tui.screens.confirm import ConfirmScreen
+
         app = self.advisor
         if app.kb is None:
             return
-        app.walk.weights = {}
-        self._set_all(app.effective_weights())
-        self.notify("weights set from " + (f"scenario {app.walk.scenario}" if app.walk.scenario else "equal weights"))
+        source = f"the scenario {self._scenario_name()}" if app.walk.scenario else "equal weights"
+        if not app.walk.weights and not app.walk.pairwise:
+            self._apply_preset(source)
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._apply_preset(source)
+
+        own = "your pairwise answers' weights" if app.walk.pairwise else "the weights you set"
+        app.push_screen(
+            ConfirmScreen(f"Replace {own} with {source}?", "Every weight changes; `u` undoes it afterwards."),
+            answered,
+        )
+
+    def _scenario_name(self) -> str:
+        kb, sid = self.advisor.kb, self.advisor.walk.scenario
+        return kb.scenarios[sid].name if kb is not None and sid in kb.scenarios else str(sid)
+
+    def _apply_preset(self, source: str) -> None:
+        app = self.advisor
+        walk = app.walk
+        mine, pairwise = dict(walk.weights), list(walk.pairwise)
+        walk.weights, walk.pairwise = {}, []
+        preset = app.effective_weights()
+        walk.weights, walk.pairwise = mine, pairwise  # so that undo gets them back
+        self._set_all(preset)
+        self.notify(f"weights set from {source}; u undoes")
+
+    def action_undo(self) -> None:
+        """Put back the weights from before the last preset, pairwise answers or undo."""
+        if not self.undo_stack:
+            self.notify("nothing to undo")
+            return
+        weights, pairwise = self.undo_stack.pop()
+        walk = self.advisor.walk
+        for row in self.query(WeightRow):
+            row.set_weight(weights.get(row.criterion, self._fallback(row.criterion)))
+        walk.weights, walk.pairwise = weights, pairwise
+        self.advisor.save()
+        self.request_ranking()
+        self.notify("weights put back")
+
+    def _fallback(self, criterion: str) -> float:
+        walk = self.advisor.walk
+        saved, walk.weights = walk.weights, {}
+        try:
+            return self.advisor.effective_weights().get(criterion, 0.0)
+        finally:
+            walk.weights = saved
+
+    def action_switch_tab(self) -> None:
+        """Between the Weights and Constraints tabs."""
+        tabs = self.query_one("#priorities-tabs", TabbedContent)
+        target = "tab-constraints" if tabs.active == "tab-weights" else "tab-weights"
+        # Focus leaves the old tab first: TabbedContent would switch back to the tab holding the focus.
+        self.set_focus(None)
+        tabs.active = target
+        box = self.query_one("#constraints" if target == "tab-constraints" else "#weights", Body)
+
+        def focus_first() -> None:
+            first = next((w for w in box.query("*") if w.focusable), None)
+            if first is not None:
+                first.focus()
+
+        self.call_after_refresh(focus_first)
 
     def action_pairwise(self) -> None:
-        """Ask pairwise questions; the core's AHP turns the answers into weights."""
+        """Ask pairwise questions; the core's AHP turns the answers into weights (the answers are kept)."""
         from advisor.tui.screens.pairwise import PairwiseScreen
 
         app = self.advisor
@@ -167,7 +247,7 @@ class PrioritiesScreen(StepScreen):
                 self.notify(f"pairwise weights not available: {exc}", severity="error")
                 return
             # AHP weights sum to 1; shown as percentages like the scenario presets.
-            self._set_all({k: round(v * 100, 1) for k, v in weights.items()})
+            self._set_all({k: round(v * 100, 1) for k, v in weights.items()}, [list(j) for j in judgements])
             if cr is not None and cr > 0.1:
                 self.notify(f"answers are inconsistent (consistency ratio {cr:.2f} > 0.1)", severity="warning")
 

@@ -4,53 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import DataTable, Static, TabbedContent, TabPane
 
-from advisor.tui.messages import AssessmentReady, WeightChanged
+from advisor.tui.messages import AssessmentReady, EvidenceDone, WeightChanged
 from advisor.tui.screens.base import StepScreen
 from advisor.tui.screens.priorities import PREVIEW_DRAWS
 from advisor.tui.widgets.body import Body
+from advisor.tui.widgets.explain import breakdown, sensitivity_sentence, short_status, warning_text
 from advisor.tui.widgets.ranking import entry_name, entry_score, ranking_entries
 from advisor.tui.widgets.weight_row import WeightRow
-
-
-def sensitivity_sentence(report: dict[str, Any], criteria_names: dict[str, str]) -> str:
-    """One sentence on how stable the winner is, from the report's sensitivity section."""
-    sens = report.get("sensitivity")
-    if not isinstance(sens, dict) or not sens:
-        return "Sensitivity: not available in this report."
-    for key in ("sentence", "summary", "text"):
-        if isinstance(sens.get(key), str):
-            return str(sens[key])
-    parts = []
-    verdict = sens.get("verdict")
-    winner = sens.get("winner")
-    if verdict == "tie":
-        tied = ", ".join(sens.get("tied_with") or [])
-        parts.append(f"{winner} and {tied} are a statistical tie.")
-    elif verdict:
-        share = (sens.get("monte_carlo") or {}).get("win_share", {}).get(winner)
-        share_s = f" (wins {share:.0%} of ±20% weight perturbations)" if isinstance(share, int | float) else ""
-        parts.append(f"{winner} wins; the ranking is {verdict}{share_s}.")
-    smallest = sens.get("smallest_change")
-    if isinstance(smallest, dict):
-        cid = smallest.get("criterion", "?")
-        name = criteria_names.get(cid, cid)
-        now, at = smallest.get("current_weight"), smallest.get("threshold_weight")
-        if isinstance(now, int | float) and isinstance(at, int | float):
-            direction = "drops below" if at < now else "rises above"
-            parts.append(
-                f"The winner changes to {smallest.get('new_winner')} if the {name} weight {direction} "
-                f"{at:.2f} (now {now:.2f})."
-            )
-    elif verdict and verdict != "single":
-        parts.append("No single weight change alone changes the winner.")
-    return " ".join(parts) or "Sensitivity: not available in this report."
 
 
 class ResultsScreen(StepScreen):
@@ -77,6 +43,7 @@ class ResultsScreen(StepScreen):
     def body(self) -> ComposeResult:
         """Ranking on top, tabs below."""
         with Vertical(id="results-body"):
+            yield Static("", id="run-status")
             yield Static("", id="verdict")
             yield DataTable(id="ranking", cursor_type="row", zebra_stripes=True)
             with TabbedContent(id="results-tabs"):
@@ -94,6 +61,7 @@ class ResultsScreen(StepScreen):
     def on_mount(self) -> None:
         """Columns; then score."""
         table = self.query_one("#ranking", DataTable)
+        table.add_column(" ", key="chosen")  # ✓ marks the framework chosen for onboarding and export
         for col in ("#", "framework", "score", "status"):
             table.add_column(col, key=col)
 
@@ -104,10 +72,11 @@ class ResultsScreen(StepScreen):
     def refresh_from_app(self) -> None:
         """Show an opened report, or ask the core to score the walk's answers."""
         app = self.advisor
+        self._show_run_status()
         self._build_whatif()
         if app.showing_loaded_report() and self.whatif is None and app.loaded_report is not None:
             self._show(app.loaded_report)
-            app.report = app.loaded_report
+            app.keep_report(app.loaded_report, app.answers())
             return
         self.query_one("#verdict", Static).update("scoring…")
         app.assess(self, self.whatif)
@@ -148,8 +117,23 @@ class ResultsScreen(StepScreen):
             self.query_one("#verdict", Static).update(self.not_available("Ranking", message.error))
             self.query_one("#ranking", DataTable).clear()
             return
-        self.advisor.report = message.report if self.whatif is None else self.advisor.report
+        if self.whatif is None and message.answers is not None:
+            self.advisor.keep_report(message.report, message.answers)
         self._show(message.report)
+
+    def on_evidence_done(self, message: EvidenceDone) -> None:
+        """A run finished while this step is open: score again with the new evidence."""
+        if message.kind == "run-end" and self.is_mounted:
+            self._show_run_status()
+            if self.is_current:
+                self.refresh_from_app()
+
+    def _show_run_status(self) -> None:
+        running = self.advisor.evidence_running()
+        status = self.query_one("#run-status", Static)
+        status.display = running
+        running_text = "Benchmarks are running on step 4 (Evidence): the ranking is scored again when they finish."
+        status.update(running_text if running else "")
 
     def _show(self, report: dict[str, Any]) -> None:
         self.report = report
@@ -160,15 +144,18 @@ class ResultsScreen(StepScreen):
         for i, entry in enumerate(entries, 1):
             score = entry_score(entry)
             table.add_row(
+                "✓" if entry_name(entry) == self.advisor.walk.chosen else "",
                 str(i),
                 str(entry.get("name") or entry_name(entry)),
                 "?" if score is None else f"{score:.3f}",
-                str(entry.get("status", "")),
+                short_status(entry),
                 key=entry_name(entry),
             )
         if entries:
             table.move_cursor(row=min(keep, len(entries) - 1))
-        names = {cid: c.name for cid, c in self.advisor.kb.criteria.items()} if self.advisor.kb else {}
+        kb = self.advisor.kb
+        names = {cid: c.name for cid, c in kb.criteria.items()} if kb else {}
+        names.update({e["framework"]: e["name"] for e in entries if e.get("framework") and e.get("name")})
         rec = report.get("recommendation") or {}
         headline = rec.get("summary") or rec.get("headline") if isinstance(rec, dict) else None
         prefix = "[b]What-if:[/b] " if self.whatif is not None else ""
@@ -182,14 +169,20 @@ class ResultsScreen(StepScreen):
         lines = ["[b]Exclusions[/b]"]
         for ex in report.get("exclusions") or []:
             reasons = "; ".join(ex.get("reasons") or []) or str(ex.get("reason", ""))
-            lines.append(f"• {ex.get('framework', '?')}: {reasons}")
+            fid = ex.get("framework", "?")
+            kb = self.advisor.kb
+            name = kb.frameworks[fid].name if kb is not None and fid in kb.frameworks else fid
+            lines.append(f"• {name}: {reasons}")
         if len(lines) == 1:
             lines.append("none: every framework meets the hard constraints")
         self.query_one("#exclusions", Static).update("\n".join(lines))
-        warnings = report.get("warnings") or []
-        self.query_one("#warnings", Static).update(
-            "[b]Warnings[/b]\n" + "\n".join(f"• {w}" for w in warnings) if warnings else ""
-        )
+        warnings = [warning_text(w) for w in report.get("warnings") or []]
+        text = Text()
+        if warnings:
+            text.append("Warnings", style="bold")
+            for line in warnings:
+                text.append(f"\n• {line}")
+        self.query_one("#warnings", Static).update(text)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         """Explain the highlighted framework."""
@@ -209,45 +202,7 @@ class ResultsScreen(StepScreen):
     def _show_breakdown(self) -> None:
         entry = self._selected()
         target = self.query_one("#breakdown", Static)
-        if entry is None:
-            target.update("")
-            return
-        contributions = entry.get("contributions") or []
-        table = Table(box=None, padding=(0, 1), expand=True, show_edge=False)
-        table.add_column("criterion", ratio=2, overflow="fold")
-        table.add_column("w", justify="right")
-        table.add_column("score", justify="right")
-        table.add_column("=", justify="right")
-        for c in contributions:
-            table.add_row(
-                str(c.get("name") or c.get("criterion")),
-                f"{c.get('weight', 0):.2f}",
-                f"{c.get('score', 0):.2f}",
-                f"{c.get('contribution', 0):.3f}",
-            )
-        details = Text()
-        for c in contributions:
-            details.append(f"\n{c.get('name') or c.get('criterion')}", style="bold")
-            details.append(f" — knowledge {c.get('knowledge_score', '?')}")
-            if c.get("measured_score") is not None:
-                details.append(f", measured {c['measured_score']:.2f} (share {c.get('evidence_weight', 0):.0%})")
-            details.append(f"\n  {c.get('rationale', '')}")
-            if c.get("evidence"):
-                details.append(f"\n  evidence: {c['evidence']}", style="italic")
-            for fig in c.get("figures") or []:
-                details.append(f"\n  measured: {_figure(fig)}")
-            for src in c.get("sources") or []:
-                details.append(f"\n  source: {src}", style="dim")
-        from rich.console import Group
-
-        score = entry_score(entry)
-        head = Text(
-            f"{entry.get('name') or entry_name(entry)}: {score if score is None else round(score, 3)} "
-            f"({entry.get('status', '')})",
-            style="bold",
-        )
-        notes = Text("\n".join(entry.get("notes") or []), style="italic")
-        target.update(Group(head, notes, table, details))
+        target.update(breakdown(entry) if entry is not None else "")
 
     def action_choose(self) -> None:
         """Use the highlighted framework for onboarding and export."""
@@ -256,14 +211,7 @@ class ResultsScreen(StepScreen):
             return
         self.advisor.walk.chosen = entry_name(entry)
         self.advisor.save()
-        self.notify(f"chosen: {entry_name(entry)} — press n for its onboarding checklist")
-
-
-def _figure(fig: Any) -> str:
-    if not isinstance(fig, dict):
-        return str(fig)
-    value = fig.get("value")
-    label = " ".join(str(fig.get(k)) for k in ("benchmark", "variant", "device") if fig.get(k))
-    val = f"{value:,.2f}" if isinstance(value, int | float) else str(value)
-    extra = f" (ratio {fig['ratio']:.2f})" if isinstance(fig.get("ratio"), int | float) else ""
-    return f"{label}: {val} {fig.get('unit', '')}{extra}".strip()
+        if self.report is not None:
+            self._show(self.report)  # the mark moves to the chosen row
+        name = entry.get("name") or entry_name(entry)
+        self.notify(f"chosen: {name} — press n for its onboarding checklist")

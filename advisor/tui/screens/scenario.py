@@ -19,7 +19,7 @@ class ScenarioScreen(StepScreen):
     HELP = (
         "A scenario fills in default weights and constraints (you can change them on the next step). "
         "The team's current frameworks and codebase size set the migration cost. Tab moves between "
-        "lists; Enter or Space chooses."
+        "lists; Enter or Space chooses; ● marks the chosen scenario."
     )
 
     def body(self) -> ComposeResult:
@@ -59,8 +59,8 @@ class ScenarioScreen(StepScreen):
                 self.query_one("#scenario-desc", Static).update(
                     "No scenario presets in the knowledge base: not available. Weights start equal."
                 )
-            for sid, sc in app.kb.scenarios.items():
-                scenarios.add_option(Option(sc.name, id=sid))
+            for sid in app.kb.scenarios:
+                scenarios.add_option(Option(self._prompt(sid), id=sid))
             if app.kb.scenarios:
                 ids = list(app.kb.scenarios)
                 index = ids.index(walk.scenario) if walk.scenario in ids else 0
@@ -70,6 +70,12 @@ class ScenarioScreen(StepScreen):
                 current.add_option((fw.name, fid, fid in walk.current_frameworks))
         self.query_one(f"#exp-{walk.experience}", RadioButton).value = True
         self.query_one(f"#size-{walk.codebase_size}", RadioButton).value = True
+
+    def _prompt(self, sid: str) -> str:
+        """A scenario's line in the list; the chosen one is marked."""
+        kb = self.advisor.kb
+        name = kb.scenarios[sid].name if kb is not None else sid
+        return f"● {name}" if sid == self.advisor.walk.scenario else f"  {name}"
 
     def _describe(self, sid: str | None) -> None:
         kb = self.advisor.kb
@@ -89,7 +95,13 @@ class ScenarioScreen(StepScreen):
         if walk.scenario != event.option.id:
             walk.scenario = event.option.id
             walk.weights = {}  # the preset's weights apply until the user changes one
+            walk.pairwise = []
             self.advisor.save()
+        scenarios = event.option_list
+        for index in range(scenarios.option_count):
+            option = scenarios.get_option_at_index(index)
+            if option.id is not None:
+                scenarios.replace_option_prompt_at_index(index, self._prompt(option.id))
         self._describe(event.option.id)
 
     def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged[str]) -> None:

@@ -111,5 +111,5 @@ class TeamScreen(ModalScreen[None]):
 
 
 def open_team_screen(screen: Any) -> None:
-    """The Priorities step's `t` key: push the team decision screen (bound there as `action_team`)."""
+    """The Priorities step's `m` key: push the team decision screen (bound there as `action_team`)."""
     screen.app.push_screen(TeamScreen())

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Button, Input, Static
 
 from advisor.tui import core
+from advisor.tui.messages import EvidenceDone
 from advisor.tui.screens.base import StepScreen
 from advisor.tui.widgets.body import Body
 from advisor.tui.widgets.machine import machine_table
@@ -45,6 +45,15 @@ class WelcomeScreen(StepScreen):
                 yield Button("Open report", id="open-report", compact=True)
             yield Static("", id="welcome-status")
 
+    def on_mount(self) -> None:
+        """The last profile's path, once: refreshes later must never rewrite what the user is typing."""
+        if self.advisor.settings.last_profile:
+            self.query_one("#profile-path", Input).value = self.advisor.settings.last_profile
+        self.refresh_from_app()
+        resume = self.query_one("#resume", Button)
+        # The harmless choice has the focus: Start fresh asks first, but Resume loses nothing.
+        (self.query_one("#fresh", Button) if resume.disabled else resume).focus()
+
     def on_screen_resume(self) -> None:
         """Shown again: evidence may have arrived meanwhile."""
         self.refresh_from_app()
@@ -61,10 +70,8 @@ class WelcomeScreen(StepScreen):
         elif not app.live:
             machine.update("Machine summary: not available (probing is off in this session)")
         self.query_one("#resume", Button).disabled = app.walk.step == "welcome" and not app.walk.scenario
-        if app.settings.last_profile and not self.query_one("#profile-path", Input).value:
-            self.query_one("#profile-path", Input).value = app.settings.last_profile
 
-    def on_evidence_done(self, message: Any) -> None:
+    def on_evidence_done(self, message: EvidenceDone) -> None:
         """The fast probe finished."""
         if message.kind in ("fast-probe", "probe") and self.is_mounted:
             self.refresh_from_app()
@@ -79,10 +86,13 @@ class WelcomeScreen(StepScreen):
             app.goto(app.walk.step if app.walk.step != "welcome" else "scenario")
         elif event.button.id == "load-profile":
             path = self.query_one("#profile-path", Input).value.strip()
+            if app.kb is None:
+                status.update(self.kb_missing("Loading a profile") or "")
+                return
             try:
-                answers = core.load_profile_answers(path)
-            except Exception as exc:  # noqa: BLE001 - a bad profile is one line on screen
-                status.update(f"[b]Could not load the profile:[/b] {exc}")
+                answers = core.load_profile_answers(path, app.kb)
+            except Exception as exc:  # noqa: BLE001 - a bad profile is one line on screen; the answers stay
+                status.update(Text.assemble(("Could not load the profile: ", "bold"), str(exc)))
                 return
             app.set_answers(answers)
             app.settings.last_profile = path
@@ -94,10 +104,16 @@ class WelcomeScreen(StepScreen):
             try:
                 report = core.load_report(path)
             except Exception as exc:  # noqa: BLE001 - a bad report is one line on screen
-                status.update(f"[b]Could not open the report:[/b] {exc}")
+                status.update(Text.assemble(("Could not open the report: ", "bold"), str(exc)))
                 return
             app.open_report(report)
             app.goto("results")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in a path field does what its button does."""
+        button = {"profile-path": "#load-profile", "report-path": "#open-report"}.get(event.input.id or "")
+        if button:
+            self.query_one(button, Button).press()
 
     def action_focus_profile(self) -> None:
         """Palette: jump to the profile path."""

@@ -28,14 +28,17 @@ class _MouseButton(Button, can_focus=False):
 
 
 class WeightRow(Vertical, can_focus=True):
-    """A focusable row: `+`/`-` (or right/left) change the weight; the buttons do the same with a mouse."""
+    """A focusable row: `+`/`-` change the weight, Up/Down move between rows; the buttons serve the mouse."""
 
+    # Only explicit keys change a weight (arrows move between rows, never edit by accident).
     BINDINGS = [
-        Binding("plus,equals_sign,right", "change(1)", "+1", key_display="+"),
-        Binding("minus,left", "change(-1)", "-1", key_display="-"),
-        Binding("right_square_bracket,shift+right", "change(5)", "+5", key_display="]"),
-        Binding("left_square_bracket,shift+left", "change(-5)", "-5", key_display="["),
+        Binding("plus,equals_sign", "change(1)", "+1", key_display="+"),
+        Binding("minus", "change(-1)", "-1", key_display="-"),
+        Binding("right_square_bracket", "change(5)", "+5", key_display="]"),
+        Binding("left_square_bracket", "change(-5)", "-5", key_display="["),
         Binding("0", "set(0)", "ignore", show=False),
+        Binding("down", "app.focus_next", "Next criterion", show=False),
+        Binding("up", "app.focus_previous", "Previous criterion", show=False),
     ]
 
     weight: reactive[float] = reactive(1.0, init=False)

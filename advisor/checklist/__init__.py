@@ -1,0 +1,47 @@
+"""Turn the knowledge base and one machine's probe into a first-week onboarding checklist with stable item ids.
+
+The checklist is data first (frozen dataclasses, `to_json`), Markdown second (GitHub task lists).
+Item ids come from content keys (`install.cpu.jax`, `concept.autograd`, `pitfall.jax.prng_keys`),
+never from positions, so ticks stored by `advisor.progress` survive a regenerated checklist even
+when the knowledge base gains or loses entries. The probe is read as plain JSON (the
+`fwadvisor.probe/1` shape, see `advisor/evidence/probe.py`), defensively: a report from another
+version, or one with sections missing, yields "unknown" rather than an exception.
+"""
+
+from advisor.checklist.build import build_checklist
+from advisor.checklist.install import choose_cuda_line
+from advisor.checklist.machine import (
+    DEVICE_NOUNS,
+    HARDWARE_LABELS,
+    Detected,
+    cuda_driver_version,
+    detect_backends,
+    driver_version,
+    machine_line,
+    machine_summary,
+    python_version,
+)
+from advisor.checklist.model import SCHEMA, SECTIONS, Checklist, ChecklistLink, Item, Need, Section
+from advisor.checklist.sections import verify_command
+
+__all__ = [
+    "DEVICE_NOUNS",
+    "HARDWARE_LABELS",
+    "SCHEMA",
+    "SECTIONS",
+    "Checklist",
+    "ChecklistLink",
+    "Detected",
+    "Item",
+    "Need",
+    "Section",
+    "build_checklist",
+    "choose_cuda_line",
+    "cuda_driver_version",
+    "detect_backends",
+    "driver_version",
+    "machine_line",
+    "machine_summary",
+    "python_version",
+    "verify_command",
+]

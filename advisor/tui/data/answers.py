@@ -1,0 +1,75 @@
+"""The walk's answers in the profile's shape, the weights in effect, and which benchmark run the walk keeps."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from advisor.tui.data.state import Walk
+
+#: The weight of a criterion nobody weighted, when no scenario gives one (all criteria equal).
+EQUAL_WEIGHT = 10.0
+
+
+def effective_weights(walk: Walk, kb: Any) -> dict[str, float]:
+    """The user's weights; criteria they never touched take the scenario's weight (or all equal)."""
+    if kb is None:
+        return dict(walk.weights)
+    preset = kb.scenarios.get(walk.scenario) if walk.scenario else None
+    out: dict[str, float] = {}
+    for cid in kb.criteria:
+        if cid in walk.weights:
+            out[cid] = walk.weights[cid]
+        elif preset is not None:
+            out[cid] = float(preset.weights.get(cid, 0.0))
+        else:
+            out[cid] = EQUAL_WEIGHT
+    return out
+
+
+def walk_answers(walk: Walk, kb: Any, weights: dict[str, float] | None = None) -> dict[str, Any]:
+    """The answers the core scores; `weights` (what-if) replaces the walk's weights and its pairwise answers."""
+    answers: dict[str, Any] = {
+        "scenario": walk.scenario,
+        "current_frameworks": list(walk.current_frameworks),
+        "experience": walk.experience,
+        "codebase_size": walk.codebase_size,
+        "weights": dict(weights if weights is not None else effective_weights(walk, kb)),
+        "constraints": {
+            "must_run_on": list(walk.must_run_on),
+            "must_deploy_to": list(walk.must_deploy_to),
+            "exclude": list(walk.exclude),
+        },
+    }
+    if weights is None and walk.pairwise:
+        answers["pairwise"] = [list(j) for j in walk.pairwise]
+    return answers
+
+
+def apply_answers(walk: Walk, answers: dict[str, Any]) -> None:
+    """Fill the walk from answers (a loaded profile or report)."""
+    walk.scenario = answers["scenario"]
+    walk.current_frameworks = list(answers["current_frameworks"])
+    walk.experience = answers["experience"]
+    walk.codebase_size = answers["codebase_size"]
+    walk.weights = dict(answers["weights"])
+    walk.pairwise = [list(j) for j in answers.get("pairwise") or []]
+    walk.must_run_on = list(answers["constraints"]["must_run_on"])
+    walk.must_deploy_to = list(answers["constraints"]["must_deploy_to"])
+    walk.exclude = list(answers["constraints"]["exclude"])
+
+
+def was_cancelled(bench: dict[str, Any] | None) -> bool:
+    """Whether a benchmark run was cut short by a cancel (the core records a `cancelled` failure)."""
+    failures = (bench or {}).get("failures") or []
+    return any(isinstance(f, dict) and f.get("outcome") == "cancelled" for f in failures)
+
+
+def kept_bench(
+    previous: dict[str, Any] | None, new: dict[str, Any] | None, *, cancelled: bool
+) -> dict[str, Any] | None:
+    """The run the walk keeps: a cancelled run never replaces a complete one; it is kept only when nothing was."""
+    if new is None:
+        return previous
+    if (cancelled or was_cancelled(new)) and previous is not None and not was_cancelled(previous):
+        return previous
+    return new

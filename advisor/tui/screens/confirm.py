@@ -1,0 +1,45 @@
+"""A yes/no question before something the user would lose (their weights, their walk)."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label, Static
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """Dismisses with True for yes (`y`, Enter on Yes), False for no (`n`, Esc); No has the focus first."""
+
+    BINDINGS = [
+        Binding("y", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, question: str, detail: str = "") -> None:
+        super().__init__()
+        self.question = question
+        self.detail = detail
+
+    def compose(self) -> ComposeResult:
+        """The question, what it would do, the two answers."""
+        with Vertical(id="confirm"):
+            yield Label(self.question, classes="section")
+            if self.detail:
+                yield Static(self.detail)
+            with Horizontal(classes="buttons"):
+                yield Button("No (n)", id="no", compact=True)
+                yield Button("Yes (y)", id="yes", variant="warning", compact=True)
+
+    def on_mount(self) -> None:
+        """The safe answer has the focus."""
+        self.query_one("#no", Button).focus()
+
+    def action_answer(self, yes: bool) -> None:
+        """Close with the answer."""
+        self.dismiss(yes)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Mouse or Enter on a button."""
+        self.dismiss(event.button.id == "yes")

@@ -1,0 +1,130 @@
+"""The report's explanations as text: the breakdown of one framework's score, sensitivity, warnings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from advisor.tui.widgets.ranking import entry_name, entry_score
+
+#: Decimals of the breakdown's contributions and total, the same for both so that they add up on screen.
+DIGITS = 2
+
+
+def sensitivity_sentence(report: dict[str, Any], criteria_names: dict[str, str]) -> str:
+    """One sentence on how stable the winner is; `criteria_names` maps criterion (and framework) ids to names."""
+    sens = report.get("sensitivity")
+    if not isinstance(sens, dict) or not sens:
+        return "Sensitivity: not available in this report."
+    for key in ("sentence", "summary", "text"):
+        if isinstance(sens.get(key), str):
+            return str(sens[key])
+    parts = []
+    verdict = sens.get("verdict")
+    winner_id = sens.get("winner")
+    winner = criteria_names.get(str(winner_id), winner_id)  # the names also hold the frameworks' display names
+    if verdict == "tie":
+        tied = ", ".join(criteria_names.get(t, t) for t in sens.get("tied_with") or [])
+        parts.append(f"{winner} and {tied} are a statistical tie.")
+    elif verdict:
+        share = (sens.get("monte_carlo") or {}).get("win_share", {}).get(winner_id)
+        share_s = f" (wins {share:.0%} of ±20% weight perturbations)" if isinstance(share, int | float) else ""
+        parts.append(f"{winner} wins; the ranking is {verdict}{share_s}.")
+    smallest = sens.get("smallest_change")
+    if isinstance(smallest, dict):
+        cid = smallest.get("criterion", "?")
+        new_winner = smallest.get("new_winner")
+        name = criteria_names.get(cid, cid)
+        now, at = smallest.get("current_weight"), smallest.get("threshold_weight")
+        if isinstance(now, int | float) and isinstance(at, int | float):
+            direction = "drops below" if at < now else "rises above"
+            parts.append(
+                f"The winner changes to {criteria_names.get(str(new_winner), new_winner)} "
+                f"if the {name} weight {direction} "
+                f"{at:.2f} (now {now:.2f})."
+            )
+    elif verdict and verdict != "single":
+        parts.append("No single weight change alone changes the winner.")
+    return " ".join(parts) or "Sensitivity: not available in this report."
+
+
+def warning_text(warning: Any) -> str:
+    """A report warning as a sentence: its message, prefixed by the framework it is about."""
+    if not isinstance(warning, dict):
+        return str(warning)
+    message = str(warning.get("message") or warning.get("code") or "")
+    framework = warning.get("framework")
+    if isinstance(framework, str) and not message.startswith(f"{framework}:"):
+        message = f"{framework}: {message}"
+    return message
+
+
+def short_status(entry: dict[str, Any]) -> str:
+    """The ranking's status column, short enough for 80 columns (the Breakdown tab has the full text)."""
+    status = str(entry.get("status", ""))
+    if status.startswith("measured here"):
+        return "measured here"
+    if status.startswith("not measured here"):
+        return "knowledge only"
+    return status.split(" (")[0]
+
+
+def breakdown(entry: dict[str, Any]) -> Group:
+    """Contribution = weight × score per criterion, a total that visibly adds up, then each rationale."""
+    contributions = entry.get("contributions") or []
+    table = Table(box=None, padding=(0, 1), expand=True, show_edge=False)
+    table.add_column("criterion", ratio=2, overflow="fold")
+    table.add_column("weight", justify="right")
+    table.add_column("× score", justify="right")
+    table.add_column("= points", justify="right")
+    shown = 0.0
+    for c in contributions:
+        points = round(float(c.get("contribution", 0)), DIGITS)
+        shown += points
+        table.add_row(
+            str(c.get("name") or c.get("criterion")),
+            f"{100 * float(c.get('weight', 0)):.1f}%",
+            f"{float(c.get('score', 0)):.2f}",
+            f"{points:.{DIGITS}f}",
+        )
+    score = entry_score(entry)
+    if score is not None:
+        total = round(score, DIGITS)
+        rest = round(total - shown, DIGITS)
+        if rest:
+            # Each row is rounded on its own; the remainder is shown rather than hidden.
+            table.add_row(Text("rounding", style="dim"), "", "", Text(f"{rest:+.{DIGITS}f}", style="dim"))
+        table.add_row(Text("total", style="bold"), "", "", Text(f"{total:.{DIGITS}f}", style="bold"))
+    details = Text()
+    for c in contributions:
+        details.append(f"\n{c.get('name') or c.get('criterion')}", style="bold")
+        details.append(f" — knowledge {c.get('knowledge_score', '?')}")
+        if c.get("measured_score") is not None:
+            details.append(f", measured {c['measured_score']:.2f} (share {c.get('evidence_weight', 0):.0%})")
+        details.append(f"\n  {c.get('rationale', '')}")
+        if c.get("evidence"):
+            details.append(f"\n  evidence: {c['evidence']}", style="italic")
+        for fig in c.get("figures") or []:
+            details.append(f"\n  measured: {_figure(fig)}")
+        for src in c.get("sources") or []:
+            details.append(f"\n  source: {src}", style="dim")
+    head = Text(
+        f"{entry.get('name') or entry_name(entry)}: "
+        f"{'?' if score is None else f'{score:.{DIGITS}f}'} of 5 ({entry.get('status', '')})",
+        style="bold",
+    )
+    notes = Text("\n".join(entry.get("notes") or []), style="italic")
+    return Group(head, notes, table, details)
+
+
+def _figure(fig: Any) -> str:
+    if not isinstance(fig, dict):
+        return str(fig)
+    value = fig.get("value")
+    label = " ".join(str(fig.get(k)) for k in ("benchmark", "variant", "device") if fig.get(k))
+    val = f"{value:,.2f}" if isinstance(value, int | float) else str(value)
+    extra = f" (ratio {fig['ratio']:.2f})" if isinstance(fig.get("ratio"), int | float) else ""
+    return f"{label}: {val} {fig.get('unit', '')}{extra}".strip()

@@ -1,0 +1,311 @@
+"""The app's shared state (answers, evidence, the latest assessment) and its calls into the core, in workers.
+
+`AdvisorApp` (app.py) adds navigation and keys on top; screens read this state and ask for work
+through these methods. Evidence can be injected (recorded probe/bench JSON) so tests never probe.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from textual.app import App
+from textual.screen import Screen
+from textual.worker import Worker, get_current_worker
+
+from advisor.tui import core
+from advisor.tui.data.answers import apply_answers, effective_weights, kept_bench, walk_answers
+from advisor.tui.data.state import Settings, Walk, load_evidence, load_settings, save_evidence, save_settings
+from advisor.tui.messages import AssessmentReady, EvidenceDone, EvidenceEvent
+
+if TYPE_CHECKING:
+    from advisor.tui.screens.base import StepScreen
+
+
+class AdvisorState(App[None]):
+    """State several screens share, and the workers that fill it."""
+
+    def __init__(
+        self,
+        *,
+        kb: Any = None,
+        probe: dict[str, Any] | None = None,
+        bench: dict[str, Any] | None = None,
+        report: dict[str, Any] | None = None,
+        live: bool = True,
+        packs: tuple[str, ...] = (),
+        settings_path: Path | None = None,
+        resume: bool = True,
+        frameworks: tuple[str, ...] | None = None,
+    ) -> None:
+        """Create the app.
+
+        `kb`, `probe` (full probe JSON), `bench` (bench JSON) and `report` may be injected, e.g.
+        recorded evidence in tests; `live=False` forbids running probes and benchmarks at all.
+        `resume=False` ignores a half-done walk saved earlier; `frameworks` limits the full probe
+        and the benchmarks to these framework ids (default: every installed one).
+        """
+        super().__init__()
+        self.kb = kb
+        self.kb_error: str | None = None
+        self.packs = packs
+        self.frameworks = frameworks
+        self.live = live
+        self.probe_fast: dict[str, Any] | None = probe
+        self.probe_fast_error: str | None = None
+        self.probe: dict[str, Any] | None = probe
+        self.bench: dict[str, Any] | None = bench
+        self.loaded_report: dict[str, Any] | None = report
+        self.loaded_answers: dict[str, Any] | None = None
+        self.report: dict[str, Any] | None = None  # the latest assessment of the walk's answers
+        self.report_answers: dict[str, Any] | None = None  # the answers `report` was scored under
+        self.evidence_run = 0  # number of the latest run: a stale run's end must not end the new one
+        self.evidence_active = False
+        self.settings_path = settings_path
+        self.settings: Settings = load_settings(settings_path)
+        if not resume:
+            self.settings.walk = Walk()
+        self.walk: Walk = self.settings.walk
+        if resume and live and probe is None and bench is None and self.walk.step != "welcome":
+            # A resumed walk keeps the evidence measured last time (the user can measure again).
+            self.probe, self.bench = load_evidence()
+        self.shown: dict[str, StepScreen] = {}  # steps shown so far (each registers itself on mount)
+
+    def save(self) -> None:
+        """Persist the theme, last profile and the walk (so it can be resumed)."""
+        try:
+            save_settings(self.settings, self.settings_path)
+        except OSError as exc:
+            self.notify(f"could not save settings: {exc}", severity="warning")
+
+    # --- answers ---------------------------------------------------------------------------------
+
+    def answers(self, weights: dict[str, float] | None = None) -> dict[str, Any]:
+        """The walk's answers in the profile's shape (what the core scores); `weights` overrides for what-if."""
+        return walk_answers(self.walk, self.kb, weights)
+
+    def effective_weights(self) -> dict[str, float]:
+        """The user's weights; criteria they never touched take the scenario's weight (or all equal)."""
+        return effective_weights(self.walk, self.kb)
+
+    def set_answers(self, answers: dict[str, Any]) -> None:
+        """Fill the walk from answers (a loaded profile or report)."""
+        apply_answers(self.walk, answers)
+        self.save()
+
+    # --- knowledge -------------------------------------------------------------------------------
+
+    def _load_kb(self) -> None:
+        try:
+            kb = core.load_kb(self.packs)
+        except Exception as exc:  # noqa: BLE001 - a broken pack must show on screen, not crash the app
+            self.call_from_thread(self._kb_failed, str(exc))
+            return
+        self.call_from_thread(self._kb_loaded, kb)
+
+    def _kb_failed(self, error: str) -> None:
+        self.kb_error = f"the knowledge base could not be loaded: {error}"
+        self._refresh_screens()
+
+    def _kb_loaded(self, kb: Any) -> None:
+        self.kb = kb
+        self._refresh_screens()
+
+    def _refresh_screens(self) -> None:
+        """Redraw every screen already shown (the others draw themselves when first shown)."""
+        for screen in self.shown.values():
+            screen.refresh_from_app()
+
+    # --- evidence --------------------------------------------------------------------------------
+
+    def fast_probe(self) -> Worker[None]:
+        """Probe the machine without importing frameworks, for the welcome screen."""
+        return self.run_worker(self._fast_probe, thread=True, group="fast-probe", exclusive=True, exit_on_error=False)
+
+    def _fast_probe(self) -> None:
+        worker = get_current_worker()
+        try:
+            data = core.run_probe(fast=True, cancel=worker.cancelled_event, kb=self.kb)
+        except Exception as exc:  # noqa: BLE001 - shown on the welcome screen as the reason
+            self.post_message(EvidenceDone("fast-probe", None, str(exc)))
+            return
+        self.post_message(EvidenceDone("fast-probe", data))
+
+    def evidence_running(self) -> bool:
+        """Whether a probe/benchmark run is in progress (started on the Evidence step)."""
+        return self.evidence_active
+
+    def on_evidence_done(self, message: EvidenceDone) -> None:
+        """Keep the evidence where every screen can read it, and tell the screens."""
+        if message.kind == "run-end":
+            if (message.data or {}).get("run") == self.evidence_run:
+                self.evidence_active = False
+        elif message.kind == "fast-probe":
+            if message.data is not None:
+                self.probe_fast = message.data
+                self.probe_fast_error = None
+            else:
+                self.probe_fast_error = message.error
+        elif message.kind == "probe" and message.data is not None:
+            self.probe = message.data
+            self.loaded_answers = None  # new evidence: an opened report no longer answers the walk
+            self._keep_evidence()
+        elif message.kind == "bench" and message.data is not None:
+            kept = kept_bench(self.bench, message.data, cancelled=message.cancelled)
+            if kept is not self.bench:
+                self.bench = kept
+                self.loaded_answers = None
+                self._keep_evidence()
+        for screen in self.shown.values():
+            screen.post_message(EvidenceDone(message.kind, message.data, message.error, cancelled=message.cancelled))
+
+    def _keep_evidence(self) -> None:
+        if not self.live:
+            return  # recorded evidence was injected: nothing of this session to keep
+        try:
+            save_evidence(self.probe, self.bench)
+        except OSError as exc:
+            self.notify(f"could not keep the evidence for next time: {exc}", severity="warning")
+
+    def run_evidence(self, screen: Screen[Any], preset: str, frameworks: list[str] | None) -> Worker[None]:
+        """Run the full probe then the benchmark preset; events go to `screen`. A new run cancels an old one."""
+        self.evidence_run += 1
+        self.evidence_active = True
+        run = self.evidence_run
+        return self.run_worker(
+            lambda: self._evidence_run(run, screen, preset, frameworks),
+            thread=True,
+            group="evidence",
+            exclusive=True,  # a new run cancels a stale one (its cancel event stops the core's children)
+            exit_on_error=False,  # a failed run is shown on its screen; the app stays up
+            name="evidence",
+        )
+
+    def _evidence_run(self, run: int, screen: Screen[Any], preset: str, frameworks: list[str] | None) -> None:
+        try:
+            self._evidence(screen, preset, frameworks)
+        finally:
+            # However the run ended (done, cancelled, failed), every screen learns that it did.
+            self.post_message(EvidenceDone("run-end", {"run": run}, cancelled=get_current_worker().is_cancelled))
+
+    def _evidence(self, screen: Screen[Any], preset: str, frameworks: list[str] | None) -> None:
+        worker = get_current_worker()
+        cancel = worker.cancelled_event  # a threading.Event, set by Worker.cancel(): handed to the core
+
+        def probe_event(event: Any) -> None:
+            screen.post_message(EvidenceEvent("probe", core.event_json(event)))
+
+        def bench_event(event: Any) -> None:
+            screen.post_message(EvidenceEvent("bench", core.event_json(event)))
+
+        probe: dict[str, Any] | None = None
+        try:
+            probe = core.run_probe(
+                fast=False, on_event=probe_event, cancel=cancel, kb=self.kb, frameworks=self.frameworks
+            )
+        except Exception as exc:  # noqa: BLE001 - the reason is shown; benchmarks can still run
+            self.post_message(EvidenceDone("probe", None, str(exc)))
+        else:
+            self.post_message(EvidenceDone("probe", probe, cancelled=cancel.is_set()))
+        if cancel.is_set() or preset == "none":
+            return
+        frameworks = frameworks or core.runnable_frameworks(probe or self.probe or self.probe_fast)
+        if not frameworks:
+            self.post_message(EvidenceDone("bench", None, "no framework is installed and importable here"))
+            return
+        try:
+            bench = core.run_bench(preset=preset, frameworks=frameworks, on_event=bench_event, cancel=cancel)
+        except Exception as exc:  # noqa: BLE001 - shown on the evidence screen
+            self.post_message(EvidenceDone("bench", None, str(exc)))
+            return
+        self.post_message(EvidenceDone("bench", bench, cancelled=cancel.is_set()))
+
+    # --- reports ---------------------------------------------------------------------------------
+
+    def open_report(self, report: dict[str, Any]) -> None:
+        """Show a saved report: its evidence, answers and recommendation become the walk's (nothing is measured)."""
+        self.loaded_report = report
+        self.probe = report.get("probe")
+        self.bench = report.get("benchmarks")
+        try:
+            answers = core.report_answers(report)
+        except Exception as exc:  # noqa: BLE001 - the report still shows; only what-if lacks its answers
+            self.notify(f"the report's profile could not be read back: {exc}", severity="warning")
+        else:
+            self.set_answers(answers)
+        try:
+            self.walk.chosen = core.recommended_framework(report)
+        except core.Unavailable:
+            self.walk.chosen = None  # onboarding falls back to the top of the report's ranking
+        self.save()
+        self.loaded_answers = self.answers()
+        self._refresh_screens()
+
+    def showing_loaded_report(self) -> bool:
+        """Whether the opened report still answers the walk (no answer changed since it was opened)."""
+        return self.loaded_report is not None and self.answers() == self.loaded_answers
+
+    def keep_report(self, report: dict[str, Any], answers: dict[str, Any]) -> None:
+        """Remember the assessment of the walk's own answers (not a what-if) for onboarding and export."""
+        self.report, self.report_answers = report, answers
+
+    def current_report(self) -> dict[str, Any]:
+        """The report for the walk's answers now: the opened one, the latest, or scored afresh (call off the UI)."""
+        if self.showing_loaded_report() and self.loaded_report is not None:
+            return self.loaded_report
+        answers = self.answers()
+        if self.report is not None and self.report_answers == answers:
+            return self.report
+        if self.kb is None:
+            raise core.Unavailable(self.kb_error or "the knowledge base is still loading")
+        return core.assess(self.kb, answers, self.probe or self.probe_fast, self.bench)
+
+    def chosen_framework(self, report: dict[str, Any] | None) -> str | None:
+        """The chosen framework: the user's pick on Results, else the one `report` recommends."""
+        if self.walk.chosen:
+            return self.walk.chosen
+        return core.recommended_framework(report) if report else None
+
+    def walk_checklist(self, framework: str) -> tuple[Any, str | None]:
+        """The checklist for `framework` under the walk's answers, and the framework the team comes from."""
+        current = [f for f in self.walk.current_frameworks if f != framework]
+        origin = current[0] if current else None
+        checklist = core.checklist(
+            self.kb,
+            framework,
+            origin,
+            self.probe or self.probe_fast,
+            self.walk.must_deploy_to,
+            self.walk.must_run_on,
+        )
+        return checklist, origin
+
+    def assess(
+        self,
+        screen: Screen[Any],
+        weights: dict[str, float] | None = None,
+        group: str = "assess",
+        draws: int | None = None,
+    ) -> None:
+        """Score the frameworks in a worker; the result goes to `screen` as `AssessmentReady`.
+
+        A newer request from the same screen cancels an older one (exclusive), so fast key presses
+        never queue up stale scorings; `draws` lowers the Monte-Carlo draws for previews.
+        """
+        answers = self.answers(weights)
+        probe = self.probe or self.probe_fast
+        bench = self.bench
+
+        def work() -> None:
+            if self.kb is None:
+                screen.post_message(AssessmentReady(None, self.kb_error or "the knowledge base is still loading"))
+                return
+            try:
+                report = core.assess(self.kb, answers, probe, bench, draws=draws)
+            except Exception as exc:  # noqa: BLE001 - shown as "not available: why" on the screen
+                screen.post_message(AssessmentReady(None, str(exc)))
+                return
+            if not get_current_worker().is_cancelled:  # a newer request superseded this one
+                screen.post_message(AssessmentReady(report, answers=answers))
+
+        self.run_worker(work, thread=True, group=f"{group}-{id(screen)}", exclusive=True, exit_on_error=False)
