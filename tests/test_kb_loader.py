@@ -63,6 +63,20 @@ def test_tpu7x_is_jax_and_pytorch_only_and_tensorflow_tpu_generations_say_so(kb)
                 assert gen.sources and gen.as_of <= dt.date.today(), (fw.id, hw, gen)
 
 
+def test_the_audits_examples_stay_fixed(kb) -> None:  # type: ignore[no-untyped-def]
+    # Issue 11's audit found these wrong; each was re-verified (sources in the YAML) and must not regress.
+    fw = kb.frameworks
+    assert not fw["tensorflow"].hardware[Hardware.GOOGLE_TPU].status.usable  # no TPU build after 2.20, not on TPU7x
+    assert "tensorflow-cpu" not in (fw["tensorflow"].hardware[Hardware.CPU].install or "")  # no macOS/aarch64 wheels
+    assert "3.13" in fw["keras"].python_versions
+    # jax 0.12's extras pin plugin versions that do not exist: unpinned lines resolve to older jax.
+    assert "==" in (fw["jax"].hardware[Hardware.INTEL_GPU].install or "")
+    assert "==" in (fw["jax"].hardware[Hardware.AMD_ROCM].install or "")
+    assert "7.5" in (fw["pytorch"].hardware[Hardware.NVIDIA_CUDA].notes or "")  # 2.15: sm_75 and newer only
+    mobile = kb.route("keras", "mobile")
+    assert mobile is not None and "TensorFlow or PyTorch backend" in mobile.route
+
+
 def test_every_framework_describes_linux_windows_and_macos(kb) -> None:  # type: ignore[no-untyped-def]
     for fid, fw in kb.frameworks.items():
         assert set(fw.platforms) == set(OperatingSystem), fid
