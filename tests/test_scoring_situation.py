@@ -157,3 +157,12 @@ def test_any_situation_decomposes_exactly_and_the_decision_follows_its_rule(  # 
         assert rec.decision == "stay" and rec.framework in current
     if gap.max_share is not None and gap.cost is not None:
         assert gap.max_effort == pytest.approx(gap.max_share * gap.cost.capacity)
+
+
+def test_an_excluded_incumbent_forces_a_costed_move(kb) -> None:  # type: ignore[no-untyped-def]
+    text = "team: {current: [pytorch], size: 10}\ncodebase: {kloc: 50}\nconstraints: {maintainer_jurisdictions: [CN]}\n"
+    a = _assess(kb, text)
+    rec = a.recommendation
+    assert rec.framework in ("paddlepaddle", "mindspore") and rec.decision == "move" and a.break_even is None
+    forced = next(s for s in rec.next_steps if "a move is required" in s)
+    assert "engineer-months" in forced

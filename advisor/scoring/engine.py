@@ -249,7 +249,7 @@ def assess(
     else:
         order = []
     verdict_gap = break_even(kb, ranking, list(resolved.profile.team.current), costs, sens)
-    rec = recommend(kb, resolved, ranking, sens, present, bench, verdict_gap)
+    rec = recommend(kb, resolved, ranking, sens, present, bench, verdict_gap, costs)
     return Assessment(
         resolved=resolved,
         ranking=ranking,
