@@ -166,3 +166,17 @@ def test_an_excluded_incumbent_forces_a_costed_move(kb) -> None:  # type: ignore
     assert rec.framework in ("paddlepaddle", "mindspore") and rec.decision == "move" and a.break_even is None
     forced = next(s for s in rec.next_steps if "a move is required" in s)
     assert "engineer-months" in forced
+
+
+def test_the_team_s_own_serving_stack_is_deployment_evidence(kb) -> None:  # type: ignore[no-untyped-def]
+    text = "team: {current: [paddlepaddle], size: 4}\ncodebase: {kloc: 10}\nserving: [paddle_inference]\n"
+    a = _assess(kb, text)
+    by = {b.framework: b for b in a.ranking}
+
+    def deploy(fid: str):  # type: ignore[no-untyped-def]
+        return next(c for c in by[fid].contributions if c.criterion == "deployment")
+
+    own = deploy("paddlepaddle")
+    assert own.measured_score == 5.0 and own.evidence_weight == 0.5
+    assert own.score == pytest.approx(0.5 * own.knowledge_score + 2.5)
+    assert deploy("pytorch").measured_score is None  # not served by the team today: knowledge only
