@@ -13,6 +13,7 @@ from advisor.knowledge.schema import Hardware
 from advisor.profile import load_profile_text, resolve_profile
 from advisor.scoring import assess
 from advisor.scoring import evidence as ev
+from advisor.scoring import setup_evidence as setup
 from advisor.scoring.constraints import apply_constraints, licence_allowed
 
 
@@ -139,7 +140,7 @@ def test_noisy_measurements_are_left_out_and_warned() -> None:
 
 def test_migration_evidence_uses_the_effort_model(small) -> None:  # type: ignore[no-untyped-def]
     def mig(text: str, fw: str) -> float | None:
-        return ev.migration_evidence(small, fw, load_profile_text(text))[0].score
+        return setup.migration_evidence(small, fw, load_profile_text(text))[0].score
 
     base = "team: {current: [pytorch], size: 4}\n"
     assert mig(base, "pytorch") == 5.0
@@ -149,7 +150,7 @@ def test_migration_evidence_uses_the_effort_model(small) -> None:  # type: ignor
     expert = "team: {current: [pytorch], size: 4, experience: {jax: expert}}\n"
     assert mig(expert, "jax") > mig(base, "jax")
     assert mig("team: {current: []}\n", "jax") is None  # greenfield: knowledge only
-    m, notes = ev.migration_evidence(small, "mlx", load_profile_text("team: {current: [jax]}\n"))
+    m, notes = setup.migration_evidence(small, "mlx", load_profile_text("team: {current: [jax]}\n"))
     assert m.score is None and notes == ["no migration entry jax -> mlx in the knowledge base"]
 
 

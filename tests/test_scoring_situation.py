@@ -7,6 +7,8 @@ import math
 
 import pytest
 from _scoring_support import probe_fixture
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from advisor.knowledge import load_knowledge
 from advisor.profile import load_profile_text, resolve_profile
@@ -115,3 +117,66 @@ def test_totals_still_decompose_exactly_with_every_situation_field(kb) -> None: 
     assert gap.benefit_incumbent == pytest.approx(benefit(by["paddlepaddle"]))
     assert a.recommendation.framework == "paddlepaddle" and a.recommendation.decision == "stay"
     assert "engineer-months" in a.recommendation.next_steps[0]
+
+
+_DOMAINS = ["llm_training", "llm_serving", "vision", "ocr_document", "speech", "recommendation", "rl"]
+_FWS = ["pytorch", "jax", "tensorflow", "keras", "paddlepaddle", "mindspore", "mlx"]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    current=st.lists(st.sampled_from(_FWS), max_size=2, unique=True),
+    kloc=st.floats(min_value=0, max_value=2000),
+    size=st.integers(min_value=1, max_value=200) | st.none(),
+    domains=st.lists(st.sampled_from(_DOMAINS), max_size=3, unique=True),
+    cc=st.sampled_from(["6.0", "7.0", "7.5", "9.0"]) | st.none(),
+)
+def test_any_situation_decomposes_exactly_and_the_decision_follows_its_rule(  # type: ignore[no-untyped-def]
+    kb, current: list[str], kloc: float, size: int | None, domains: list[str], cc: str | None
+) -> None:
+    team = f"team: {{current: [{', '.join(current)}]" + (f", size: {size}" if size else "") + "}\n"
+    text = team + f"codebase: {{kloc: {kloc}}}\ndomains: [{', '.join(domains)}]\n"
+    if cc:
+        text += f"fleet: [{{hardware: nvidia_cuda, compute_capability: '{cc}'}}]\n"
+    a = _assess(kb, text)
+    for b in a.ranking:
+        assert sum(c.contribution for c in b.contributions) == b.total <= 5
+    gap = a.break_even
+    rec = a.recommendation
+    if gap is None:  # greenfield, every incumbent excluded, or nothing but incumbents left
+        ranked = {b.framework for b in a.ranking}
+        expect = "choose" if not current else ("stay" if rec.framework in current else "move")
+        assert rec.decision == expect and (not current or not (ranked & set(current)) or ranked <= set(current))
+        return
+    assert gap.incumbent in current and gap.challenger not in current
+    if gap.pays:
+        assert rec.decision == "move" and rec.framework == gap.challenger
+        assert gap.lead >= gap.margin
+        assert gap.value_move is None or gap.value_move - gap.benefit_incumbent >= gap.margin
+    else:
+        assert rec.decision == "stay" and rec.framework in current
+    if gap.max_share is not None and gap.cost is not None:
+        assert gap.max_effort == pytest.approx(gap.max_share * gap.cost.capacity)
+
+
+def test_an_excluded_incumbent_forces_a_costed_move(kb) -> None:  # type: ignore[no-untyped-def]
+    text = "team: {current: [pytorch], size: 10}\ncodebase: {kloc: 50}\nconstraints: {maintainer_jurisdictions: [CN]}\n"
+    a = _assess(kb, text)
+    rec = a.recommendation
+    assert rec.framework in ("paddlepaddle", "mindspore") and rec.decision == "move" and a.break_even is None
+    forced = next(s for s in rec.next_steps if "a move is required" in s)
+    assert "engineer-months" in forced
+
+
+def test_the_team_s_own_serving_stack_is_deployment_evidence(kb) -> None:  # type: ignore[no-untyped-def]
+    text = "team: {current: [paddlepaddle], size: 4}\ncodebase: {kloc: 10}\nserving: [paddle_inference]\n"
+    a = _assess(kb, text)
+    by = {b.framework: b for b in a.ranking}
+
+    def deploy(fid: str):  # type: ignore[no-untyped-def]
+        return next(c for c in by[fid].contributions if c.criterion == "deployment")
+
+    own = deploy("paddlepaddle")
+    assert own.measured_score == 5.0 and own.evidence_weight == 0.5
+    assert own.score == pytest.approx(0.5 * own.knowledge_score + 2.5)
+    assert deploy("pytorch").measured_score is None  # not served by the team today: knowledge only

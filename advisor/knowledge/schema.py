@@ -211,7 +211,7 @@ class Criterion(Model):
     description: Text
     scale: dict[Annotated[int, Field(ge=0, le=5)], Text]  # must at least explain 0 and 5
     # Measured evidence that may be blended into this criterion's knowledge score.
-    evidence: Annotated[str, StringConstraints(pattern=r"^(none|benchmark|hardware|migration)$")] = "none"
+    evidence: Annotated[str, StringConstraints(pattern=r"^(none|benchmark|hardware|migration|serving)$")] = "none"
 
 
 class CriteriaFile(Model):

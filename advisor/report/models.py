@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from advisor.scoring.evidence import BENCH_FULL_AT, BENCH_WEIGHT, HARDWARE_WEIGHT
+from advisor.scoring.setup_evidence import SERVING_WEIGHT
 
 #: Minor versions add optional fields only: a reader of 1.1 reads 1.0 reports unchanged.
 SCHEMA_VERSION: Literal["1.1"] = "1.1"
@@ -222,6 +223,7 @@ class Method(_M):
     bench_weight: float = BENCH_WEIGHT
     bench_full_at: int = BENCH_FULL_AT
     hardware_weight: float = HARDWARE_WEIGHT
+    serving_weight: float = SERVING_WEIGHT
     reference: str = "docs/scoring.md"
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,6 +11,7 @@ from advisor.knowledge.schema import Hardware, Support
 from advisor.profile import ResolvedProfile
 from advisor.scoring.decision import BreakEven
 from advisor.scoring.explain import Breakdown
+from advisor.scoring.migration import MoveCost
 from advisor.scoring.sensitivity import Sensitivity
 
 
@@ -44,6 +46,19 @@ def _install_hint(kb: KnowledgeBase, fid: str, present: dict[Hardware, str]) -> 
     return None
 
 
+def _forced_move(kb: KnowledgeBase, current: list[str], target: str, cost: MoveCost | None) -> str:
+    names = ", ".join(kb.frameworks[f].name for f in current)
+    text = f"The team's current framework ({names}) fails a hard constraint (see the exclusions): a move is required."
+    if cost is not None and cost.pairs:
+        lo, hi = cost.effort
+        text += (
+            f" Moving to {kb.frameworks[target].name} costs an estimated {lo:.0f}-{hi:.0f} engineer-months "
+            f"({100 * cost.share[0]:.0f}-{100 * cost.share[1]:.0f}% of the team's capacity over "
+            f"{cost.horizon_months:g} months)."
+        )
+    return text
+
+
 def recommend(
     kb: KnowledgeBase,
     resolved: ResolvedProfile,
@@ -52,8 +67,12 @@ def recommend(
     present: dict[Hardware, str],
     bench: dict[str, Any] | None,
     gap: BreakEven | None = None,
+    costs: Mapping[str, MoveCost] | None = None,
 ) -> Recommendation:
-    """The advice: the ranking's winner, or the incumbent where the winner's lead does not pay for the move."""
+    """The advice: the ranking's winner, or the incumbent where the winner's lead does not pay for the move.
+
+    `costs` are the move costs per framework; where every incumbent is excluded, the forced move's cost is stated.
+    """
     if not ranking or sens is None:
         return Recommendation(
             None,
@@ -119,6 +138,8 @@ def recommend(
     else:
         if gap is not None and gap.challenger == top.framework:
             steps.append(gap.statement)
+        elif gap is None and current:
+            steps.append(_forced_move(kb, current, top.framework, (costs or {}).get(top.framework)))
         for src in current:
             mig = kb.migrations.get((src, top.framework))
             if mig is not None:

@@ -13,6 +13,7 @@ from advisor.knowledge.freshness import stale_facts
 from advisor.knowledge.schema import Hardware, Support
 from advisor.profile import ResolvedProfile
 from advisor.scoring import evidence as ev
+from advisor.scoring import setup_evidence as setup
 from advisor.scoring.advice import Recommendation, recommend
 from advisor.scoring.constraints import Exclusion, apply_constraints
 from advisor.scoring.decision import BreakEven, break_even
@@ -156,8 +157,10 @@ def assess(
                 measured = ev.performance_evidence(fid, ratios, bench)
             elif crit.evidence == "hardware":
                 measured = ev.hardware_evidence(kb, fid, probe, required, override)
+            elif crit.evidence == "serving":
+                measured = setup.serving_evidence(kb, fid, resolved.profile)
             elif crit.evidence == "migration":
-                measured, mig_notes = ev.migration_evidence(kb, fid, resolved.profile)
+                measured, mig_notes = setup.migration_evidence(kb, fid, resolved.profile)
                 notes.extend(mig_notes)
                 for note in mig_notes:
                     warnings.append(Warning_("knowledge", note, fid))
@@ -256,7 +259,7 @@ def assess(
     else:
         order = []
     verdict_gap = break_even(kb, ranking, list(resolved.profile.team.current), costs, sens)
-    rec = recommend(kb, resolved, ranking, sens, present, bench, verdict_gap)
+    rec = recommend(kb, resolved, ranking, sens, present, bench, verdict_gap, costs)
     return Assessment(
         resolved=resolved,
         ranking=ranking,

@@ -11,8 +11,7 @@ Three kinds, chosen per criterion by `Criterion.evidence` in `criteria.yaml`:
 * **hardware**: for each accelerator the probe found or the profile requires (`must_run_on`), the
   framework's support status (5 when the framework's own probe used the device here), averaged and
   blended with weight `HARDWARE_WEIGHT`. A CPU alone adds no evidence: every framework runs on a CPU.
-* **migration**: replaces the knowledge score with the cost of the move in engineer-months, as a share
-  of the team's capacity (`advisor.scoring.migration`).
+* **serving** and **migration**: evidence from the team's own setup, in `advisor.scoring.setup_evidence`.
 
 All inputs are the probe and bench JSON shapes (dicts), so saved reports can be re-scored.
 """
@@ -27,7 +26,6 @@ from typing import Any
 
 from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.schema import Hardware, Support
-from advisor.profile import Profile
 
 #: Weight of the benchmark figure in the performance score when at least `BENCH_FULL_AT` benchmarks are shared.
 BENCH_WEIGHT = 0.4
@@ -362,40 +360,6 @@ def performance_evidence(
     weight = BENCH_WEIGHT * min(1.0, len(rows) / BENCH_FULL_AT)
     summary = f"{len(rows)} benchmark(s) shared; geometric mean {geo:.2f} of the best framework's throughput"
     return Measured(5.0 * math.sqrt(geo), weight, summary, rows)
-
-
-def migration_evidence(kb: KnowledgeBase, framework: str, profile: Profile) -> tuple[Measured, list[str]]:
-    """Migration cost from the team's current framework(s) to `framework`, as a 0-5 score (5 = none).
-
-    The cost model (engineer-months from kLOC, difficulty and experience) is in `advisor.scoring.migration`.
-    """
-    from advisor.scoring.migration import move_cost
-
-    current = list(profile.team.current)
-    if framework in current:
-        return Measured(5.0, 1.0, "the team already uses it: no migration", [{"from": framework, "to": framework}]), []
-    if not current:
-        return Measured(None, 0.0, "no current framework in the profile (greenfield): knowledge only"), []
-    cost = move_cost(kb, framework, profile)
-    assert cost is not None  # a current framework exists and is not the target
-    notes = [f"no migration entry {src} -> {framework} in the knowledge base" for src in cost.missing]
-    if not cost.pairs:
-        return Measured(None, 0.0, "no migration entry for the team's framework(s): knowledge only"), notes
-    lo, hi = cost.effort
-    who = f"{cost.team_size} engineer{'s' if cost.team_size != 1 else ''}" + (
-        " (assumed)" if cost.team_size_assumed else ""
-    )
-    summary = (
-        "; ".join(f"{p.source} -> {p.target}: {p.cost} difficulty, {_kloc_text(p.kloc)} kLOC" for p in cost.pairs)
-        + f": {lo:.0f}-{hi:.0f} engineer-months, {100 * cost.share[0]:.0f}-{100 * cost.share[1]:.0f}% of "
-        f"{who} over {cost.horizon_months:g} months"
-    )
-    figures = [p.to_json() for p in cost.pairs]
-    return Measured(cost.score, 1.0, summary, figures), notes
-
-
-def _kloc_text(kloc: tuple[float, float]) -> str:
-    return f"{kloc[0]:g}" if kloc[0] == kloc[1] else f"{kloc[0]:g}-{kloc[1]:g}"
 
 
 def implausible_gaps(ratios: dict[str, list[dict[str, Any]]]) -> list[tuple[str, str]]:
