@@ -68,7 +68,7 @@ def time_to_clean(prefix: str) -> float:
     end = start + 15
     while left := marked(prefix):
         if time.monotonic() > end:
-            raise AssertionError(f"still running: {[(p.pid, p.status(), p.cmdline()[:4]) for p in left]}")
+            raise AssertionError(f"still running: {[(p.pid, _cmdline(p)[:4]) for p in left]}")
         time.sleep(0.02)
     return time.monotonic() - start
 
@@ -110,7 +110,14 @@ def _finish(tool: subprocess.Popen[str]) -> None:
 
 def _has(prefix: str, module: str, n: int = 1) -> bool:
     """Whether `n` marked processes run `module` (or any command line part containing it)."""
-    return sum(any(module in part for part in p.cmdline()) for p in marked(prefix)) >= n
+    return sum(any(module in part for part in _cmdline(p)) for p in marked(prefix)) >= n
+
+
+def _cmdline(p: psutil.Process) -> list[str]:
+    try:
+        return p.cmdline()
+    except psutil.Error:  # it ended meanwhile
+        return []
 
 
 def _hung(prefix: str, module: str) -> bool:
@@ -257,6 +264,59 @@ def test_cancel_during_torchrun_allreduce_ends_its_workers() -> None:
     assert time_to_clean(prefix) < LIMIT_S
     worker.join(15)
     assert [(f.framework, f.outcome) for f in out["r"].failures] == [("pytorch", "cancelled")]
+
+
+def test_sigterm_to_the_tui_in_a_terminal_ends_its_children_and_exits_143(
+    standin: Path, cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    """The real `fwadvisor tui` on a pseudo-terminal: walk to Evidence, start a run, SIGTERM while a child hangs."""
+    import pty
+
+    for name in ("jax", "tensorflow"):  # shadow the real ones (if any): their probes fail at once, not slowly
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "__init__.py").write_text("raise ImportError('stand-in')\n")
+    env = {**cli_env, "PYTHONPATH": f"{standin}{os.pathsep}{tmp_path}{os.pathsep}{ROOT}", "TERM": "xterm-256color",
+           "COLUMNS": "100", "LINES": "30", "FWADVISOR_CONFIG_DIR": str(tmp_path / "cfg"),
+           "FWADVISOR_DATA_DIR": str(tmp_path / "data")}
+    master, slave = pty.openpty()
+    tool = subprocess.Popen([sys.executable, "-m", "advisor", "tui", "--fresh"], cwd=tmp_path, env=env,
+                            stdin=slave, stdout=slave, stderr=slave, start_new_session=True)
+    os.close(slave)
+    screen: list[bytes] = []
+    reader = threading.Thread(target=_drain, args=(master, screen), daemon=True)
+    reader.start()
+    prefix = f"{tool.pid}-"
+    try:
+        wait_for(lambda: b"Welcome" in b"".join(screen), 60, "the first screen")
+        for _ in range(3):  # n: Welcome -> Team -> Priorities -> Evidence
+            os.write(master, b"n")
+            time.sleep(0.3)  # keys typed by a person; the run below is awaited by its process, not by time
+        os.write(master, b"s")
+        wait_for(lambda: _hung(prefix, "probes.fw_torch"), 60, "the probe child to start")
+        tool.send_signal(signal.SIGTERM)
+        assert time_to_clean(prefix) < LIMIT_S
+        tool.wait(15)
+    finally:
+        _finish(tool)
+        reader.join(5)
+        os.close(master)
+    assert tool.returncode == 143
+    text = b"".join(screen).decode(errors="replace")
+    # The last line, after the escape codes that restore the terminal.
+    last = text.strip().splitlines()[-1].rpartition("\x1b[?1006l")[2]
+    assert last.startswith("fwadvisor: interrupted by SIGTERM: stopped ") and "probes.fw_torch" in last, last
+
+
+def _drain(fd: int, into: list[bytes]) -> None:
+    """Read the terminal's output until it closes (a full pty would block the app)."""
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            return
+        if not chunk:
+            return
+        into.append(chunk)
 
 
 @pytest.mark.parametrize("keys", [("q",), ("c", "ctrl+q")], ids=["q", "c-then-ctrl+q"])

@@ -165,7 +165,8 @@ class Children:
             self._live.pop(proc.pid, None)
         if child is not None and stopped.processes:
             stopped.labels.append(child.label)
-        if interrupted:
+        if interrupted or self._closed:
+            # Part of the tool's stop (a thread that saw the cancel first): the stop's summary names it too.
             with self._lock:
                 self._ended_by_interrupt.merge(stopped)
         return stopped
