@@ -106,10 +106,10 @@ class Children:
     """The registry of live children of this process (one instance, `CHILDREN`, per process)."""
 
     def __init__(self) -> None:
-        self._lock = threading.RLock()
         self._reset()
 
     def _reset(self) -> None:
+        self._lock = threading.RLock()  # new after a fork too: another thread may have held the parent's
         self.run_id = f"{os.getpid()}-{secrets.token_hex(4)}"
         self._live: dict[int, _Child] = {}
         self._temp_dirs: set[Path] = set()
@@ -203,11 +203,6 @@ class Children:
     def closed(self) -> bool:
         """Whether the tool is stopping (no new child is started)."""
         return self._closed
-
-    def reopen(self) -> None:
-        """Accept new children again (tests that close the registry of their own process)."""
-        with self._lock:
-            self._closed = False
 
     def alive(self) -> list[int]:
         """PIDs of processes of this run still running: registered children, their trees, marked processes."""
