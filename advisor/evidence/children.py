@@ -148,6 +148,8 @@ class Children:
             yield path
         finally:
             with self._lock:
+                if path in self._temp_dirs and self._closed:
+                    self._ended_by_interrupt.temp_dirs += 1  # removed here first: the stop's summary says so
                 self._temp_dirs.discard(path)
             shutil.rmtree(path, ignore_errors=True)
 
