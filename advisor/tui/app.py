@@ -8,6 +8,7 @@ several screens share (answers, evidence, the latest assessment) and the calls i
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from pathlib import Path
 from typing import Any
 
@@ -138,7 +139,8 @@ class AdvisorApp(App[None]):
         self.save()
         self.workers.cancel_all()  # first, so that no worker starts another child once they are ended
         # Off the UI thread: ending children waits up to about a second for them to go.
-        await asyncio.to_thread(core.stop_children)
+        with contextlib.suppress(core.Unavailable):  # no evidence module, no children: quitting must still work
+            await asyncio.to_thread(core.stop_children)
         self.exit()
 
     # --- navigation ------------------------------------------------------------------------------
