@@ -288,9 +288,13 @@ def test_sigterm_to_the_tui_in_a_terminal_ends_its_children_and_exits_143(
     prefix = f"{tool.pid}-"
     try:
         wait_for(lambda: b"Welcome" in b"".join(screen), 60, "the first screen")
-        for _ in range(3):  # n: Welcome -> Team -> Priorities -> Evidence
+        for _ in range(8):  # n until the Evidence step shows its status line ("Not started.")
             os.write(master, b"n")
-            time.sleep(0.3)  # keys typed by a person; the run below is awaited by its process, not by time
+            try:
+                wait_for(lambda: b"Not started." in b"".join(screen), 10, "the next step")
+                break
+            except AssertionError:
+                continue
         os.write(master, b"s")
         wait_for(lambda: _hung(prefix, "probes.fw_torch"), 60, "the probe child to start")
         tool.send_signal(signal.SIGTERM)
