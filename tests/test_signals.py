@@ -365,3 +365,31 @@ def test_tui_cancel_then_quit_during_a_run_leaves_no_child(
     asyncio.run(body())
     took[-1] += time_to_clean(prefix)
     assert max(took) < LIMIT_S, took
+
+
+def test_tui_says_stopped_only_when_no_child_is_left(kb: Any) -> None:
+    """The cancel message checks: with a child of the app still running it names it, once it is gone it says so."""
+    from _tui_support import goto, make_app, settle
+
+    from advisor.evidence.child import child_env
+    from advisor.tui.messages import EvidenceDone
+
+    async def body() -> None:
+        app = make_app(kb)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await goto(pilot, "evidence")
+            status = app.screen.query_one("#evidence-status")
+            child = CHILDREN.popen([sys.executable, "-c", "import time; time.sleep(600)"], env=child_env(),
+                                   label="a child that outlived its run")
+            try:
+                app.screen.post_message(EvidenceDone("bench", {"results": []}, cancelled=True))
+                await settle(pilot)
+                assert f"still running (PID {child.pid})" in str(status.render())
+                assert "stopped" not in str(status.render())
+            finally:
+                CHILDREN.end(child)
+            app.screen.post_message(EvidenceDone("bench", {"results": []}, cancelled=True))
+            await settle(pilot)
+            assert "Cancelled: child processes stopped" in str(status.render())
+
+    asyncio.run(body())
