@@ -68,7 +68,7 @@ def time_to_clean(prefix: str) -> float:
     end = start + 15
     while left := marked(prefix):
         if time.monotonic() > end:
-            raise AssertionError(f"still running: {[(p.pid, p.status(), p.cmdline()[:4]) for p in left]}")
+            raise AssertionError(f"still running: {[(p.pid, _cmdline(p)[:4]) for p in left]}")
         time.sleep(0.02)
     return time.monotonic() - start
 
@@ -110,7 +110,14 @@ def _finish(tool: subprocess.Popen[str]) -> None:
 
 def _has(prefix: str, module: str, n: int = 1) -> bool:
     """Whether `n` marked processes run `module` (or any command line part containing it)."""
-    return sum(any(module in part for part in p.cmdline()) for p in marked(prefix)) >= n
+    return sum(any(module in part for part in _cmdline(p)) for p in marked(prefix)) >= n
+
+
+def _cmdline(p: psutil.Process) -> list[str]:
+    try:
+        return p.cmdline()
+    except psutil.Error:  # it ended meanwhile
+        return []
 
 
 def _hung(prefix: str, module: str) -> bool:
@@ -259,11 +266,68 @@ def test_cancel_during_torchrun_allreduce_ends_its_workers() -> None:
     assert [(f.framework, f.outcome) for f in out["r"].failures] == [("pytorch", "cancelled")]
 
 
-@pytest.mark.parametrize("keys", [("q",), ("c", "ctrl+q")], ids=["q", "c-then-ctrl+q"])
-def test_tui_quit_or_cancel_during_a_run_leaves_no_child(
-    keys: tuple[str, ...], standin: Path, kb: Any, monkeypatch: pytest.MonkeyPatch
+def test_sigterm_to_the_tui_in_a_terminal_ends_its_children_and_exits_143(
+    standin: Path, cli_env: dict[str, str], tmp_path: Path
 ) -> None:
-    """Each key during a run whose framework child hangs: `c` (then a new run), `q` and `ctrl+q` end every child."""
+    """The real `fwadvisor tui` on a pseudo-terminal: walk to Evidence, start a run, SIGTERM while a child hangs."""
+    import pty
+
+    for name in ("jax", "tensorflow"):  # shadow the real ones (if any): their probes fail at once, not slowly
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "__init__.py").write_text("raise ImportError('stand-in')\n")
+    env = {**cli_env, "PYTHONPATH": f"{standin}{os.pathsep}{tmp_path}{os.pathsep}{ROOT}", "TERM": "xterm-256color",
+           "COLUMNS": "100", "LINES": "30", "FWADVISOR_CONFIG_DIR": str(tmp_path / "cfg"),
+           "FWADVISOR_DATA_DIR": str(tmp_path / "data")}
+    master, slave = pty.openpty()
+    tool = subprocess.Popen([sys.executable, "-m", "advisor", "tui", "--fresh"], cwd=tmp_path, env=env,
+                            stdin=slave, stdout=slave, stderr=slave, start_new_session=True)
+    os.close(slave)
+    screen: list[bytes] = []
+    reader = threading.Thread(target=_drain, args=(master, screen), daemon=True)
+    reader.start()
+    prefix = f"{tool.pid}-"
+    try:
+        wait_for(lambda: b"Welcome" in b"".join(screen), 60, "the first screen")
+        for _ in range(8):  # n until the Evidence step shows its status line ("Not started.")
+            os.write(master, b"n")
+            try:
+                wait_for(lambda: b"Not started." in b"".join(screen), 10, "the next step")
+                break
+            except AssertionError:
+                continue
+        os.write(master, b"s")
+        wait_for(lambda: _hung(prefix, "probes.fw_torch"), 60, "the probe child to start")
+        tool.send_signal(signal.SIGTERM)
+        assert time_to_clean(prefix) < LIMIT_S
+        tool.wait(15)
+    finally:
+        _finish(tool)
+        reader.join(5)
+        os.close(master)
+    assert tool.returncode == 143
+    text = b"".join(screen).decode(errors="replace")
+    # The last line, after the escape codes that restore the terminal.
+    last = text.strip().splitlines()[-1].rpartition("\x1b[?1006l")[2]
+    assert last.startswith("fwadvisor: interrupted by SIGTERM: stopped ") and "probes.fw_torch" in last, last
+
+
+def _drain(fd: int, into: list[bytes]) -> None:
+    """Read the terminal's output until it closes (a full pty would block the app)."""
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            return
+        if not chunk:
+            return
+        into.append(chunk)
+
+
+def test_tui_cancel_then_quit_during_a_run_leaves_no_child(
+    standin: Path, kb: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """During a run whose framework child hangs: `c`, then a new run and `ctrl+q` (`q` is the same action)."""
+    keys = ("c", "ctrl+q")
     from advisor.tui.app import AdvisorApp
 
     monkeypatch.syspath_prepend(str(standin))  # the app reads torch's (stand-in) metadata
@@ -301,3 +365,31 @@ def test_tui_quit_or_cancel_during_a_run_leaves_no_child(
     asyncio.run(body())
     took[-1] += time_to_clean(prefix)
     assert max(took) < LIMIT_S, took
+
+
+def test_tui_says_stopped_only_when_no_child_is_left(kb: Any) -> None:
+    """The cancel message checks: with a child of the app still running it names it, once it is gone it says so."""
+    from _tui_support import goto, make_app, settle
+
+    from advisor.evidence.child import child_env
+    from advisor.tui.messages import EvidenceDone
+
+    async def body() -> None:
+        app = make_app(kb)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await goto(pilot, "evidence")
+            status = app.screen.query_one("#evidence-status")
+            child = CHILDREN.popen([sys.executable, "-c", "import time; time.sleep(600)"], env=child_env(),
+                                   label="a child that outlived its run")
+            try:
+                app.screen.post_message(EvidenceDone("bench", {"results": []}, cancelled=True))
+                await settle(pilot)
+                assert f"still running (PID {child.pid})" in str(status.render())
+                assert "stopped" not in str(status.render())
+            finally:
+                CHILDREN.end(child)
+            app.screen.post_message(EvidenceDone("bench", {"results": []}, cancelled=True))
+            await settle(pilot)
+            assert "Cancelled: child processes stopped" in str(status.render())
+
+    asyncio.run(body())

@@ -106,10 +106,10 @@ class Children:
     """The registry of live children of this process (one instance, `CHILDREN`, per process)."""
 
     def __init__(self) -> None:
-        self._lock = threading.RLock()
         self._reset()
 
     def _reset(self) -> None:
+        self._lock = threading.RLock()  # new after a fork too: another thread may have held the parent's
         self.run_id = f"{os.getpid()}-{secrets.token_hex(4)}"
         self._live: dict[int, _Child] = {}
         self._temp_dirs: set[Path] = set()
@@ -148,6 +148,8 @@ class Children:
             yield path
         finally:
             with self._lock:
+                if path in self._temp_dirs and self._closed:
+                    self._ended_by_interrupt.temp_dirs += 1  # removed here first: the stop's summary says so
                 self._temp_dirs.discard(path)
             shutil.rmtree(path, ignore_errors=True)
 
@@ -165,7 +167,8 @@ class Children:
             self._live.pop(proc.pid, None)
         if child is not None and stopped.processes:
             stopped.labels.append(child.label)
-        if interrupted:
+        if interrupted or self._closed:
+            # Part of the tool's stop (a thread that saw the cancel first): the stop's summary names it too.
             with self._lock:
                 self._ended_by_interrupt.merge(stopped)
         return stopped
@@ -202,11 +205,6 @@ class Children:
     def closed(self) -> bool:
         """Whether the tool is stopping (no new child is started)."""
         return self._closed
-
-    def reopen(self) -> None:
-        """Accept new children again (tests that close the registry of their own process)."""
-        with self._lock:
-            self._closed = False
 
     def alive(self) -> list[int]:
         """PIDs of processes of this run still running: registered children, their trees, marked processes."""

@@ -7,6 +7,7 @@ the state several screens share and the calls into the core.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from pathlib import Path
 
 from platformdirs import user_downloads_path
@@ -87,7 +88,8 @@ class AdvisorApp(AdvisorState):
         self.save()
         self.workers.cancel_all()  # first, so that no worker starts another child once they are ended
         # Off the UI thread: ending children waits up to about a second for them to go.
-        await asyncio.to_thread(core.stop_children)
+        with contextlib.suppress(core.Unavailable):  # no evidence module, no children: quitting must still work
+            await asyncio.to_thread(core.stop_children)
         self.exit()
 
     async def action_quit_key(self) -> None:
