@@ -101,9 +101,10 @@ def recommend(
         )
     elif sens.verdict == "tie":
         others = ", ".join(kb.frameworks[f].name for f in sens.tied_with)
-        summary = (
-            f"{name} and {others} are a statistical tie for this profile (lead {sens.gap:.2f} of 5); "
-            "either is a sound choice."
+        summary = f"{name} and {others} are a statistical tie for this profile (lead {sens.gap:.2f} of 5); " + (
+            f"staying with {name}, the team's framework, is the default."
+            if top.framework in current
+            else "either is a sound choice."
         )
         by_name = {b.framework: b for b in ranking}
         rival = by_name[sens.tied_with[0]]
