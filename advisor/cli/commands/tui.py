@@ -32,10 +32,14 @@ def run(args: argparse.Namespace) -> int:
     from advisor.cli import signals
 
     def on_signal(signum: int) -> None:
-        # The children are already ended; leave through the app so the terminal is restored.
-        loop = asyncio._get_running_loop()
-        if loop is not None:
-            loop.call_soon_threadsafe(app.exit, None, signals.EXIT_CODES.get(signal.Signals(signum), 1))
+        # The children are being ended (signals.py); leave through the app, so that the terminal is restored.
+        try:
+            loop = asyncio.get_running_loop()  # the handler runs in the main thread, inside the app's loop
+        except RuntimeError:  # the app's loop is not running (yet, or any more): leave as any command does
+            if signum == signal.SIGTERM:
+                raise signals.Terminated from None
+            raise KeyboardInterrupt from None
+        loop.call_soon_threadsafe(app.exit, None, signals.EXIT_CODES.get(signal.Signals(signum), 1))
 
     signals.deliver_to(on_signal)
     try:
