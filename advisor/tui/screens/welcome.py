@@ -64,7 +64,8 @@ class WelcomeScreen(StepScreen):
         machine = self.query_one("#machine", Static)
         probe = app.probe or app.probe_fast
         if probe is not None:
-            machine.update(machine_table(probe))
+            names = {fid: fw.name for fid, fw in app.kb.frameworks.items()} if app.kb is not None else {}
+            machine.update(machine_table(probe, names))
         elif app.probe_fast_error:
             machine.update(self.not_available("Machine summary", app.probe_fast_error))
         elif not app.live:
