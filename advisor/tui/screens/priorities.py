@@ -36,7 +36,7 @@ class PrioritiesScreen(StepScreen):
     )
     BINDINGS = [
         Binding("p", "apply_preset", "Preset"),
-        Binding("w", "pairwise", "Pairwise"),
+        Binding("w", "pairwise", "Pairs"),
         Binding("u", "undo", "Undo"),
         Binding("t", "switch_tab", "Tab"),
     ]

@@ -87,6 +87,9 @@ class WelcomeScreen(StepScreen):
             app.goto(app.walk.step if app.walk.step != "welcome" else "scenario")
         elif event.button.id == "load-profile":
             path = self.query_one("#profile-path", Input).value.strip()
+            if not path:
+                status.update("Type the path of a profile (YAML) first.")
+                return
             if app.kb is None:
                 status.update(self.kb_missing("Loading a profile") or "")
                 return
@@ -102,6 +105,9 @@ class WelcomeScreen(StepScreen):
             app.goto("scenario")
         elif event.button.id == "open-report":
             path = self.query_one("#report-path", Input).value.strip()
+            if not path:
+                status.update("Type the path of a saved report (JSON) first.")
+                return
             try:
                 report = core.load_report(path)
             except Exception as exc:  # noqa: BLE001 - a bad report is one line on screen
