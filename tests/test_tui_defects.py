@@ -417,3 +417,21 @@ def test_resumed_on_onboarding_shows_the_recommended_checklist(kb: Any) -> None:
             assert top and f"{top} onboarding" in title, title
 
     run(again())
+
+
+def test_results_ranking_fits_80_columns_without_scrolling_sideways(kb: Any) -> None:
+    async def body() -> None:
+        from textual.widgets import DataTable
+
+        app = make_app(kb)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await goto(pilot, "results")
+            table = app.screen.query_one("#ranking", DataTable)
+            assert table.virtual_size.width <= table.scrollable_content_region.width, (
+                table.virtual_size,
+                table.scrollable_content_region,
+            )
+            statuses = [str(cell) for cell in table.get_column("status")]
+            assert all(len(s) <= 28 for s in statuses) and "knowledge only" in statuses
+
+    run(body())
