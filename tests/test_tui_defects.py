@@ -396,3 +396,42 @@ def test_onboarding_follows_the_hardware_the_team_must_run_on(kb: Any) -> None:
             assert not any("on the CPU" in p for p in prompts)
 
     run(body())
+
+
+def test_resumed_on_onboarding_shows_the_recommended_checklist(kb: Any) -> None:
+    async def first() -> None:
+        app = make_app(kb)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await goto(pilot, "onboarding")
+            await pilot.press("q")
+
+    run(first())
+
+    async def again() -> None:
+        app = make_app(kb, resume=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            assert app.screen.step == "onboarding"
+            title = str(app.screen.query_one("#checklist-title").render())
+            top = app.report["recommendation"]["name"] if app.report else None
+            assert top and f"{top} onboarding" in title, title
+
+    run(again())
+
+
+def test_results_ranking_fits_80_columns_without_scrolling_sideways(kb: Any) -> None:
+    async def body() -> None:
+        from textual.widgets import DataTable
+
+        app = make_app(kb)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await goto(pilot, "results")
+            table = app.screen.query_one("#ranking", DataTable)
+            assert table.virtual_size.width <= table.scrollable_content_region.width, (
+                table.virtual_size,
+                table.scrollable_content_region,
+            )
+            statuses = [str(cell) for cell in table.get_column("status")]
+            assert all(len(s) <= 28 for s in statuses) and "knowledge only" in statuses
+
+    run(body())

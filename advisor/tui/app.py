@@ -46,7 +46,7 @@ class AdvisorApp(AdvisorState):
             Binding(str(i), f"goto('{step}')", f"Step {i}", show=False, priority=True)
             for i, step in enumerate(STEPS, 1)
         ],
-        Binding("escape", "leave_field", "Leave the field", show=False),
+        Binding("escape", "leave_field", "Leave field", key_display="esc"),  # shown only in a text field
     ]
     TYPING_KEYS_ACTIONS = frozenset({"quit_key", "help", "walk_back", "walk_forward", "goto"})
 

@@ -31,7 +31,7 @@ class StepScreen(Screen[None]):
         yield Header()
         yield StepBar(self.step)
         yield from self.body()
-        yield Footer()
+        yield Footer(compact=True)  # compact: a step's keys and the walk's fit 80 columns
 
     def on_mount(self) -> None:
         """Register with the app, which relays evidence and knowledge updates to shown steps."""

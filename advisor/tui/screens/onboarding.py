@@ -12,6 +12,7 @@ from textual.widgets import SelectionList, Static
 from textual.widgets.selection_list import Selection
 
 from advisor.tui import core
+from advisor.tui.messages import AssessmentReady
 from advisor.tui.screens.base import StepScreen
 
 #: Short section names for the list, so item titles fit at 80 columns (the full title is in the panel).
@@ -82,6 +83,11 @@ class OnboardingScreen(StepScreen):
             title.update(self.kb_missing("Checklist") or "")
             return
         if framework is None:
+            if app.report is None and app.loaded_report is None:
+                # Resumed here: score the walk's answers for the recommendation (Results need not be visited).
+                title.update("Scoring the answers for the recommendation…")
+                app.assess(self)
+                return
             title.update("No framework chosen yet: choose one on the Results step (Enter on a row).")
             return
         self.framework = framework
@@ -114,6 +120,15 @@ class OnboardingScreen(StepScreen):
         self.query_one("#checklist-title", Static).update(
             f"[b]{cl.framework_name} onboarding{origin}[/b] — {done}/{total} done — `{cl.command()}`"
         )
+
+    def on_assessment_ready(self, message: AssessmentReady) -> None:
+        """The recommendation arrived (see `refresh_from_app`): its checklist follows."""
+        if message.report is None:
+            self.query_one("#checklist-title", Static).update(self.not_available("Recommendation", message.error))
+            return
+        if message.answers is not None:
+            self.advisor.keep_report(message.report, message.answers)
+        self.refresh_from_app()
 
     def on_selection_list_selection_highlighted(self, event: SelectionList.SelectionHighlighted[str]) -> None:
         """Explain the highlighted item."""

@@ -38,7 +38,7 @@ class PrioritiesScreen(StepScreen):
     )
     BINDINGS = [
         Binding("p", "apply_preset", "Preset"),
-        Binding("w", "pairwise", "Pairwise"),
+        Binding("w", "pairwise", "Pairs"),
         Binding("u", "undo", "Undo"),
         Binding("t", "switch_tab", "Tab"),
         Binding("m", "team", "Team decision", show=False),  # members' profiles; in the help, not the footer
@@ -92,10 +92,11 @@ class PrioritiesScreen(StepScreen):
         ]
         widgets.append(Label("Must deploy to", classes="section"))
         if app.kb.targets:
-            widgets += [
-                Checkbox(t.name, tid in walk.must_deploy_to, name=f"dep-{tid}", compact=True)
-                for tid, t in app.kb.targets.items()
-            ]
+            for tid, t in app.kb.targets.items():
+                # A checkbox label does not wrap: a long name keeps its head here, the whole in its tooltip.
+                box = Checkbox(t.name.split(" (")[0], tid in walk.must_deploy_to, name=f"dep-{tid}", compact=True)
+                box.tooltip = t.name
+                widgets.append(box)
         else:
             widgets.append(Static("no deployment targets in the knowledge base: not available", classes="dim"))
         widgets.append(Label("Rule out", classes="section"))

@@ -61,9 +61,10 @@ class ResultsScreen(StepScreen):
     def on_mount(self) -> None:
         """Columns; then score."""
         table = self.query_one("#ranking", DataTable)
-        table.add_column(" ", key="chosen")  # ✓ marks the framework chosen for onboarding and export
-        for col in ("#", "framework", "score", "status"):
-            table.add_column(col, key=col)
+        table.add_column(" ", key="chosen", width=1)  # ✓ marks the framework chosen for onboarding and export
+        # Fixed widths: auto widths left the header behind the rows after a re-score (seen at 80x24 in tmux).
+        for col, width in (("#", 2), ("framework", 14), ("score", 6), ("status", 28)):
+            table.add_column(col, key=col, width=width)
 
     def on_screen_resume(self) -> None:
         """Answers or evidence may have changed: score again."""

@@ -64,7 +64,8 @@ class WelcomeScreen(StepScreen):
         machine = self.query_one("#machine", Static)
         probe = app.probe or app.probe_fast
         if probe is not None:
-            machine.update(machine_table(probe))
+            names = {fid: fw.name for fid, fw in app.kb.frameworks.items()} if app.kb is not None else {}
+            machine.update(machine_table(probe, names))
         elif app.probe_fast_error:
             machine.update(self.not_available("Machine summary", app.probe_fast_error))
         elif not app.live:
@@ -86,6 +87,9 @@ class WelcomeScreen(StepScreen):
             app.goto(app.walk.step if app.walk.step != "welcome" else "scenario")
         elif event.button.id == "load-profile":
             path = self.query_one("#profile-path", Input).value.strip()
+            if not path:
+                status.update("Type the path of a profile (YAML) first.")
+                return
             if app.kb is None:
                 status.update(self.kb_missing("Loading a profile") or "")
                 return
@@ -101,6 +105,9 @@ class WelcomeScreen(StepScreen):
             app.goto("scenario")
         elif event.button.id == "open-report":
             path = self.query_one("#report-path", Input).value.strip()
+            if not path:
+                status.update("Type the path of a saved report (JSON) first.")
+                return
             try:
                 report = core.load_report(path)
             except Exception as exc:  # noqa: BLE001 - a bad report is one line on screen

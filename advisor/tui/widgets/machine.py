@@ -11,8 +11,9 @@ def _gib(n: Any) -> str:
     return f"{n / 2**30:.1f} GiB" if isinstance(n, int | float) else "unknown"
 
 
-def machine_table(probe: dict[str, Any]) -> Table:
-    """CPU, memory, accelerators and frameworks as a two-column grid."""
+def machine_table(probe: dict[str, Any], names: dict[str, str] | None = None) -> Table:
+    """CPU, memory, accelerators and frameworks as a two-column grid; `names` gives frameworks' display names."""
+    names = names or {}
     grid = Table.grid(padding=(0, 1))
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column(overflow="fold")
@@ -37,8 +38,8 @@ def machine_table(probe: dict[str, Any]) -> Table:
     parts = []
     for fid, info in fws.items():
         if info.get("installed"):
-            parts.append(f"{fid} {info.get('version') or '?'}")
+            parts.append(f"{names.get(fid, fid)} {info.get('version') or '?'}")
         else:
-            parts.append(f"{fid} (not installed)")
+            parts.append(f"{names.get(fid, fid)} (not installed)")
     grid.add_row("Frameworks", ", ".join(parts) if parts else "unknown")
     return grid

@@ -34,8 +34,9 @@ class WeightRow(Vertical, can_focus=True):
     BINDINGS = [
         Binding("plus,equals_sign", "change(1)", "+1", key_display="+"),
         Binding("minus", "change(-1)", "-1", key_display="-"),
-        Binding("right_square_bracket", "change(5)", "+5", key_display="]"),
-        Binding("left_square_bracket", "change(-5)", "-5", key_display="["),
+        # Off the footer (it has no room at 80 columns for them); the help lists them.
+        Binding("right_square_bracket", "change(5)", "+5", key_display="]", show=False),
+        Binding("left_square_bracket", "change(-5)", "-5", key_display="[", show=False),
         Binding("0", "set(0)", "ignore", show=False),
         Binding("down", "app.focus_next", "Next criterion", show=False),
         Binding("up", "app.focus_previous", "Previous criterion", show=False),
