@@ -54,3 +54,7 @@ class ReportError(AdvisorError):
 
 class UsageError(AdvisorError):
     """A command-line flag or argument combination is wrong."""
+
+
+class OutputError(AdvisorError):
+    """An output path cannot be written: a folder, a socket, a block device, no permission, no space."""

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 from advisor.errors import ProfileError
 from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.schema import Constraints, Hardware, Id
+from advisor.limits import FiniteJudgement, FiniteSize, FiniteWeight
 from advisor.yamlio import line_of, load_yaml_file, load_yaml_text
 
 #: The scenario used when a profile names none and gives no weights of its own.
@@ -65,7 +66,7 @@ class Codebase(_Model):
     """The code to migrate: a size class, or thousands of lines (which sets the class)."""
 
     size: CodebaseSize | None = None
-    kloc: Annotated[float, Field(ge=0)] | None = None
+    kloc: FiniteSize | None = None
 
     def effective_size(self) -> CodebaseSize:
         """The size class: from `kloc` when given, else `size`, else medium."""
@@ -78,7 +79,7 @@ class Codebase(_Model):
         return self.size or CodebaseSize.MEDIUM
 
 
-Judgement = tuple[Id, Id, Annotated[float, Field(gt=0)]]
+Judgement = tuple[Id, Id, FiniteJudgement]
 
 
 class Profile(_Model):
@@ -88,7 +89,7 @@ class Profile(_Model):
     team: Team = Team()
     codebase: Codebase = Codebase()
     frameworks: list[Id] = Field(default_factory=list)  # consider only these (empty: all in the knowledge base)
-    weights: dict[Id, Annotated[float, Field(ge=0)]] | None = None
+    weights: dict[Id, FiniteWeight] | None = None  # finite, 0..MAX_WEIGHT (advisor.limits)
     pairwise: list[Judgement] | None = None  # [a, b, x]: criterion a is x times as important as b (Saaty 1-9)
     constraints: Constraints | None = None
 

@@ -18,8 +18,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from advisor import __version__
 from advisor.errors import ReportError
+from advisor.jsonio import json_text, read_json
 from advisor.knowledge.base import KnowledgeBase
+from advisor.privacy import scrub
 from advisor.profile import profile_to_json
+from advisor.report_evidence import BenchShape, ProbeShape
+from advisor.sanitize import printable
 from advisor.scoring.engine import Assessment
 from advisor.scoring.evidence import BENCH_FULL_AT, BENCH_WEIGHT, HARDWARE_WEIGHT
 from advisor.scoring.explain import display_parts
@@ -27,8 +31,6 @@ from advisor.scoring.explain import display_parts
 SCHEMA_VERSION: Literal["1.0"] = "1.0"
 SCHEMA_ID = "https://fwadvisor.invalid/schemas/report-1.0.json"
 SCHEMA_PATH = Path(__file__).resolve().parent / "schemas" / "report.schema.json"
-#: Keys that identify the machine or its user; dropped from the probe unless `identify` is set.
-_IDENTIFYING = {"hostname", "host", "node", "nodename", "fqdn", "user", "username", "login", "uid", "home"}
 
 
 class _M(BaseModel):
@@ -215,8 +217,8 @@ class Report(_M):
     tool: Tool
     knowledge: Knowledge
     machine: Machine
-    probe: dict[str, Any] | None = Field(description="the probe's JSON (schema fwadvisor.probe/1)")
-    benchmarks: dict[str, Any] | None = Field(description="the benchmark JSON (fwadvisor.bench/1); null if skipped")
+    probe: ProbeShape | None = Field(description="the probe's JSON (schema fwadvisor.probe/1)")
+    benchmarks: BenchShape | None = Field(description="the benchmark JSON (fwadvisor.bench/1); null if skipped")
     profile: ProfileSection
     method: Method
     ranking: list[RankingEntry]
@@ -237,25 +239,9 @@ def schema_text() -> str:
     return json.dumps(report_schema(), indent=2, sort_keys=True) + "\n"
 
 
-def _scrub(value: Any, home: str | None) -> Any:
-    if isinstance(value, dict):
-        return {k: _scrub(v, home) for k, v in value.items() if str(k).lower() not in _IDENTIFYING}
-    if isinstance(value, list):
-        return [_scrub(v, home) for v in value]
-    if isinstance(value, str) and home and home != "/" and home in value:
-        return value.replace(home, "~")
-    return value
-
-
 def anonymise(data: dict[str, Any] | None) -> dict[str, Any] | None:
-    """Drop identifying keys (host, user) and replace the home folder (which names the user) by `~`."""
-    if data is None:
-        return None
-    try:
-        home: str | None = str(Path.home())
-    except RuntimeError:
-        home = None
-    return _scrub(data, home)
+    """Drop identifying keys (host, user) and hide home folders, user and host names (`advisor.privacy.scrub`)."""
+    return None if data is None else scrub(data)
 
 
 def _machine(probe: dict[str, Any] | None, hardware: dict[str, str], hostname: str | None) -> Machine:
@@ -315,8 +301,8 @@ def build_report(
         tool=Tool(version=__version__),
         knowledge=Knowledge(version=kb.version, packs=[Pack(**p.to_json()) for p in kb.packs]),
         machine=_machine(probe, assessment.hardware, hostname),
-        probe=probe,
-        benchmarks=bench,
+        probe=None if probe is None else ProbeShape.model_validate(probe),
+        benchmarks=None if bench is None else BenchShape.model_validate(bench),
         profile=ProfileSection(
             source=profile_source,
             scenario=r.scenario,
@@ -343,12 +329,14 @@ def build_report(
         warnings=[WarningModel(**w.to_json()) for w in assessment.warnings],
         recommendation=RecommendationSection(**assessment.recommendation.to_json()),
     )
-    return report.model_dump(mode="json")
+    data = report.model_dump(mode="json")
+    # Every string, not only the evidence: the profile's source path and warnings can name the home folder too.
+    return data if identify else scrub(data, drop_keys=False)
 
 
 def to_json_text(report: dict[str, Any]) -> str:
-    """The report as JSON text (floats keep full precision, so contributions still add up exactly)."""
-    return json.dumps(report, indent=2) + "\n"
+    """The report as strict JSON text (full float precision, so contributions add up; NaN/inf become null)."""
+    return json_text(report)
 
 
 def validate_report(data: Any, source: str = "<report>") -> None:
@@ -373,18 +361,10 @@ def validate_report(data: Any, source: str = "<report>") -> None:
 
 
 def load_report(path: str | Path) -> dict[str, Any]:
-    """Read and validate a saved report (`--from-json`, `compare`)."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ReportError(f"cannot read report: {exc}", file=p) from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ReportError(f"not valid JSON: {exc.msg}", file=p, line=exc.lineno) from None
-    validate_report(data, str(p))
-    return data
+    """Read and validate a saved report (`--from-json`, `compare`): a regular file, size- and depth-limited."""
+    data = read_json(path, ReportError)
+    validate_report(data, str(path))
+    return data  # type: ignore[no-any-return]
 
 
 def _fmt_pct(x: float) -> str:
@@ -482,7 +462,7 @@ def to_markdown(report: dict[str, Any]) -> str:
         f"({', '.join(p['name'] + ' ' + p['version'] for p in kb['packs'])}), {report['generated_at']}_",
         "",
     ]
-    return "\n".join(out)
+    return printable("\n".join(out))  # names and messages from input may carry ESC, BEL or NUL
 
 
 def write_schema_files(root: Path | None = None) -> list[Path]:

@@ -26,6 +26,7 @@ from advisor.errors import ReportError, UsageError
 from advisor.evidence.child import ChildResult, Outcome, run_child
 from advisor.frameworks.base import FrameworkAdapter
 from advisor.paths import probes_root
+from advisor.privacy import recorded_env, scrub
 
 if TYPE_CHECKING:
     from advisor.evidence.hardware.cpu import PeakEstimate
@@ -527,8 +528,7 @@ def _compare_agreement(run: _Run, tol: float) -> None:
 
 
 def _environment(preset: str, peak: PeakEstimate | None, threads: int, budget: float | None) -> dict[str, Any]:
-    env_vars = {k: os.environ[k] for k in sorted(os.environ)
-                if k.startswith(("OPENBLAS_", "OMP_", "MKL_", "XLA_FLAGS", "TF_", "JAX_", "CUDA_VISIBLE"))}
+    env_vars = recorded_env()  # exact names only (advisor.privacy): a prefix would catch TF_VAR_* secrets
     try:
         load = [round(v, 2) for v in os.getloadavg()]
     except OSError:
@@ -670,6 +670,6 @@ def run_bench(
     except OSError:
         env["loadavg_end"] = None
     env["frameworks"] = run.envs
-    env["argv"] = list(sys.argv[1:])
+    env["argv"] = scrub(list(sys.argv[1:]))  # the command line names files, often under the home folder
     return BenchReport(preset=preset, wall_s=time.perf_counter() - start, environment=env,
                        results=tuple(run.results), failures=tuple(run.failures))

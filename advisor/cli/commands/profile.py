@@ -25,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
     """Dispatch to init or check."""
     from pathlib import Path
 
-    from advisor.atomic import atomic_write_text
+    from advisor.cli.output import write_file
     from advisor.errors import UsageError
     from advisor.knowledge import load_knowledge
     from advisor.profile import load_profile, resolve_profile, template
@@ -38,8 +38,7 @@ def run(args: argparse.Namespace) -> int:
             return 0
         if Path(args.output).exists() and not args.force:
             raise UsageError("file exists; use --force to overwrite it", file=args.output)
-        atomic_write_text(args.output, text)
-        print(f"fwadvisor: profile template written to {args.output}", file=sys.stderr)
+        write_file(args.output, text, what="profile template")
         return 0
     resolved = resolve_profile(load_profile(args.file), kb)
     data: dict[str, object] = {
@@ -52,7 +51,9 @@ def run(args: argparse.Namespace) -> int:
         "warnings": resolved.warnings,
     }
     if args.json:
-        print(json.dumps(data, indent=2))
+        from advisor.jsonio import json_text
+
+        sys.stdout.write(json_text(data))
         return 0
     print(f"ok: {args.file}: scenario {resolved.scenario or 'none'}, weights from {resolved.weight_source}")
     for cid, w in resolved.normalized_weights.items():

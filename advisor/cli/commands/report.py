@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     """Build the report and print/write it."""
     from pathlib import Path
 
-    from advisor.atomic import atomic_write_text
+    from advisor.cli.output import emit_text, write_file
     from advisor.knowledge import load_knowledge
     from advisor.profile import Profile, load_profile, resolve_profile
     from advisor.report import build_report, to_json_text, to_markdown
@@ -87,29 +87,31 @@ def run(args: argparse.Namespace) -> int:
     probe, bench, host = gather(args, kb, resolved)
     assessment = assess(kb, resolved, probe=probe, bench=bench, seed=args.seed)
     source = args.profile or (f"scenario {resolved.scenario}" if resolved.scenario else "default")
+    # build_report scrubs the home folder, user and host from every string (the source path too) unless --identify
     report = build_report(
         assessment, kb, probe=probe, bench=bench, profile_source=source, identify=args.identify, hostname=host
     )
-    if args.output:
-        md = args.markdown or Path(args.output).suffix.lower() in (".md", ".markdown")
-        atomic_write_text(args.output, to_markdown(report) if md else to_json_text(report))
-        print(f"fwadvisor: report written to {args.output}", file=sys.stderr)
+    # stdout first, then the file: a file that cannot be written no longer takes the measured evidence with it.
     if args.json:
-        sys.stdout.write(to_json_text(report))
+        emit_text(to_json_text(report))
     elif args.markdown:
-        sys.stdout.write(to_markdown(report))
+        emit_text(to_markdown(report))
     else:
         summary(report)
+    if args.output:
+        md = args.markdown or Path(args.output).suffix.lower() in (".md", ".markdown")
+        write_file(args.output, to_markdown(report) if md else to_json_text(report), what="report", rescue="report")
     return 0
 
 
 def summary(report: dict[str, Any]) -> None:
     """The Rich summary on stdout: recommendation, ranking with top reasons, stability, exclusions, warnings."""
-    from rich.console import Console
     from rich.panel import Panel
     from rich.table import Table
 
-    console = Console()
+    from advisor.cli.output import console as make_console
+
+    console = make_console()
     rec = report["recommendation"]
     body = rec["summary"] + "\n\n" + "\n".join(f"• {s}" for s in rec["next_steps"])
     console.print(Panel(body, title="Recommendation", title_align="left"))

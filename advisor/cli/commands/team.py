@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 HELP = "team mode: merge several machines' `report --json` files into one summary (team merge FILE...)"
 
@@ -31,9 +30,10 @@ def run(args: argparse.Namespace) -> int:
     summary = merge_reports(
         kb, args.reports, framework=args.framework, from_framework=args.from_framework, targets=args.target
     )
+    from advisor.cli.output import emit_document, warn
+
     for skipped in summary.skipped:
-        print(f"fwadvisor: warning: skipped {skipped.path}: {skipped.reason}", file=sys.stderr)
-    from advisor.cli.output import emit_document
+        warn(f"skipped {skipped.path}: {skipped.reason}")
 
     emit_document(args, summary.to_json(), summary.to_markdown())
     return 0
