@@ -56,5 +56,8 @@ class UsageError(AdvisorError):
     """A command-line flag or argument combination is wrong."""
 
 
-class OutputError(AdvisorError):
-    """An output path cannot be written: a folder, a socket, a block device, no permission, no space."""
+class OutputError(AdvisorError, OSError):
+    """An output path cannot be written: a folder, a socket, a block device, no permission, no space.
+
+    Also an `OSError`, so code that guarded a file write with `except OSError` (the TUI) still catches it.
+    """

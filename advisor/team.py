@@ -11,13 +11,13 @@ for one bad file; only "no usable report at all" and unknown ids are errors.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from advisor import limits
 from advisor.checklist import HARDWARE_LABELS, Checklist, build_checklist, detect_backends, machine_summary
 from advisor.errors import ReportError, UsageError
 from advisor.knowledge.base import KnowledgeBase
@@ -28,7 +28,7 @@ SCHEMA = "fwadvisor.team/1"
 #: The report schema this fwadvisor writes; reports of another major version are read leniently, with a warning.
 REPORT_SCHEMA_VERSION = SCHEMA_VERSION
 REPORT_SECTIONS = ("probe", "benchmarks", "ranking", "recommendation", "knowledge")
-MAX_REPORT_BYTES = 64 * 1024 * 1024
+MAX_REPORT_BYTES = limits.MAX_REPORT_BYTES
 
 _SECTION_EFFECT = {
     "probe": "its hardware is unknown and its checklist assumes a CPU-only machine",
@@ -269,25 +269,14 @@ def _figure(result: Mapping[str, Any]) -> str:
 
 
 def read_json_file(path: str | Path) -> Any:
-    """Parse one JSON file; `ReportError` names the file (and line) when it cannot be read or parsed."""
-    p = Path(path)
-    try:
-        size = p.stat().st_size
-        if size > MAX_REPORT_BYTES:
-            raise ReportError(f"file is too large for a report ({size} bytes)", file=p)
-        text = p.read_text(encoding="utf-8")
-    except ReportError:
-        raise
-    except FileNotFoundError:
-        raise ReportError("no such file", file=p) from None
-    except IsADirectoryError:
-        raise ReportError("is a folder, not a report file", file=p) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ReportError(f"cannot read: {exc}", file=p) from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ReportError(f"not valid JSON ({exc.msg}, column {exc.colno})", file=p, line=exc.lineno) from None
+    """Parse one JSON file; `ReportError` names the file (and line) when it cannot be read or parsed.
+
+    Through the one input reader (`advisor.jsonio.read_json`): regular files only (a FIFO would hang),
+    at most MAX_REPORT_BYTES (checked by stat before reading), nesting at most MAX_JSON_DEPTH.
+    """
+    from advisor.jsonio import read_json
+
+    return read_json(path, ReportError, limit=MAX_REPORT_BYTES)
 
 
 def classify(data: Any) -> tuple[str | None, str]:

@@ -262,17 +262,18 @@ def test_bench_numbers_are_checked_before_anything_runs(
 ) -> None:
     # `--framework nosuch` makes a run that passes every check stop at once (exit 2 naming --framework),
     # so a number the checks miss shows up as a different error or a run, never as a 12-minute benchmark.
-    args = ["bench", "--budget", str(budget), "--framework", "nosuch"]
+    args = ["bench", f"--budget={budget}", "--framework", "nosuch"]  # `=`: a negative number is not a flag
     ok_threads = isinstance(threads, int) and 1 <= threads <= limits.logical_cpus()
     ok_nproc = isinstance(nproc, int) and nproc >= 1 and nproc <= limits.logical_cpus()
     if isinstance(threads, int):
-        args += ["--threads", str(threads)]
+        args += [f"--threads={threads}"]
     if isinstance(nproc, int):
-        args += ["--nproc", str(nproc)]
+        args += [f"--nproc={nproc}"]
     try:
         code = main(args)
     except SystemExit as exc:  # argparse refuses a non-number for an int flag: its own usage error, exit 2
         assert exc.code == 2
+        capsys.readouterr()
         return
     err = capsys.readouterr().err
     b = _as_float(str(budget))
@@ -317,7 +318,7 @@ def test_bad_flags_are_one_line_before_anything_runs(
     assert out == ""
 
 
-def test_yaml_dump_of_hostile_profile_round_trips(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_escape_in_a_yaml_key_is_escaped_in_the_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # A profile another tool wrote (safe_dump) with an escape-laden scenario name: refused, and escaped.
     path = tmp_path / "p.yaml"
     path.write_text(yaml.safe_dump({"weights": {"performance": 1, "evil\x1b]0;title\x07": 2}}))

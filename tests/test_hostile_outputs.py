@@ -275,3 +275,15 @@ def test_two_tickers_at_once_lose_no_tick(tmp_path: Path) -> None:
 
     done = ProgressStore(path).done("jax", "pytorch")
     assert set(done) == {f"{who}.{i}" for who in ("a", "b") for i in range(15)}
+
+
+def test_compare_escapes_control_characters_and_markup(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    report = json.loads((ROOT / "tests" / "fixtures" / "team" / "real-cpu-quick.json").read_text())
+    report["machine"]["cpu"] = "evil\x1b[2J\x07[bold red]CPU[/]"
+    path = tmp_path / "evil.json"
+    path.write_text(json.dumps(report))
+    code = main(["compare", str(path), str(path)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "\x1b" not in out and "\x07" not in out
+    assert "\\x1b" in out and "bold red" in out  # shown escaped, and the markup as text, not as a style

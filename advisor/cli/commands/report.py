@@ -109,11 +109,13 @@ def summary(report: dict[str, Any]) -> None:
     from rich.panel import Panel
     from rich.table import Table
 
+    from advisor.cli.output import cell
     from advisor.cli.output import console as make_console
 
     console = make_console()
     rec = report["recommendation"]
-    body = rec["summary"] + "\n\n" + "\n".join(f"• {s}" for s in rec["next_steps"])
+    # Text from packs and profiles is escaped (cell): no Rich markup or terminal control sequence acts from it.
+    body = cell(rec["summary"]) + "\n\n" + "\n".join(f"• {cell(s)}" for s in rec["next_steps"])
     console.print(Panel(body, title="Recommendation", title_align="left"))
     table = Table(title="Ranking (weighted sum, 0-5; TOPSIS cross-check)", title_justify="left")
     for col, just in (
@@ -132,7 +134,7 @@ def summary(report: dict[str, Any]) -> None:
         )
         table.add_row(
             str(e["rank"]),
-            e["name"],
+            cell(e["name"]),
             f"{e['total']:.2f}",
             f"{e['topsis']:.2f}",
             ", ".join(c["criterion"].replace("_", " ") for c in top),
@@ -155,6 +157,6 @@ def summary(report: dict[str, Any]) -> None:
         console.print(line)
     for x in report["exclusions"]:
         if x["kind"] == "constraint":
-            console.print(f"[yellow]excluded[/] {x['framework']}: {'; '.join(x['reasons'])}")
+            console.print(f"[yellow]excluded[/] {cell(x['framework'])}: {cell('; '.join(x['reasons']))}")
     for w in report["warnings"]:
-        console.print(f"[yellow]warning[/] [{w['code']}] {w['message']}")
+        console.print(f"[yellow]warning[/] {cell('[' + w['code'] + ']')} {cell(w['message'])}")
