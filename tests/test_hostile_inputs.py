@@ -135,6 +135,41 @@ def test_invalid_date_in_a_pack_names_file_line_field(tmp_path: Path, capsys: py
     assert_one_line_error(code, err, "pack.yaml:", "as_of", "invalid date '2026-13-45'")
 
 
+_PACK_FILES = st.sampled_from(["pack.yaml", "scenarios.yaml", "criteria.yaml", "frameworks/evil.yaml"])
+_PACK_KEYS = st.sampled_from(["name", "version", "policies", "score_overrides", "scenarios", "criteria", "id",
+                              "weights", "score", "as_of", "framework", "criterion", "constraints", "\x1b[2J"])
+
+
+@st.composite
+def pack_texts(draw: st.DrawFn) -> str:
+    """YAML for one pack file: real keys with hostile scalars, nested one level (lists of mappings too)."""
+    lines = ["name: evil", 'version: "1"'] if draw(st.booleans()) else []
+    for key in draw(st.lists(_PACK_KEYS, min_size=1, max_size=3, unique=True)):
+        if key in ("name", "version"):
+            continue
+        if draw(st.booleans()):
+            lines.append(f"{key}: {draw(_SCALARS)}")
+        else:
+            lines.append(f"{key}:")
+            lines.append(f"  - {draw(_PACK_KEYS)}: {draw(_SCALARS)}")
+            for sub in draw(st.lists(_PACK_KEYS, max_size=3, unique=True)):
+                lines.append(f"    {sub}: {draw(_SCALARS)}")
+    return "\n".join(lines) + "\n"
+
+
+@FEW
+@given(name=_PACK_FILES, text=pack_texts())
+def test_hostile_packs_get_one_line(name: str, text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pack = tmp_path / "pack"
+    shutil.rmtree(pack, ignore_errors=True)
+    shutil.copytree(ACME, pack)
+    (pack / name).parent.mkdir(exist_ok=True)
+    (pack / name).write_text(text)
+    code, _, err = run_cli(["kb", "validate", str(pack)], capsys)
+    if code != 0:
+        assert_one_line_error(code, err, str(pack))
+
+
 # --- input files of the wrong kind ------------------------------------------------------------------------------
 
 
