@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
         if not args.output:
             sys.stdout.write(text)
             return 0
-        if Path(args.output).exists() and not args.force:
+        if Path(args.output).is_file() and not args.force:  # a device or FIFO is no file to protect
             raise UsageError("file exists; use --force to overwrite it", file=args.output)
         write_file(args.output, text, what="profile template")
         return 0
