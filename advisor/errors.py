@@ -58,3 +58,10 @@ class UsageError(AdvisorError):
 
 class IndexUnreachableError(AdvisorError):
     """pip, with the user's configuration, reached no package index (`kb verify` exits 2)."""
+
+
+class OutputError(AdvisorError, OSError):
+    """An output path cannot be written: a folder, a socket, a block device, no permission, no space.
+
+    Also an `OSError`, so code that guarded a file write with `except OSError` (the TUI) still catches it.
+    """

@@ -1,9 +1,10 @@
 """Checklist progress: which item ids are ticked, per framework and former framework, in the user data folder.
 
 One JSON file (`checklist-progress.json` in `advisor.paths.user_data_dir()`), rewritten atomically on
-every change so a crash leaves the old file or the new one. A file that cannot be read is reported as
-a `ProgressError` naming the file and line (the CLI prints it as one line, exit code 2); it is never
-overwritten silently, because that would lose the user's ticks.
+every change so a crash leaves the old file or the new one; each change reads, changes and writes it under
+a file lock (`checklist-progress.json.lock`), so two runs at once cannot lose each other's ticks. A file
+that cannot be read is reported as a `ProgressError` naming the file and line (the CLI prints it as one
+line, exit code 2); it is never overwritten silently, because that would lose the user's ticks.
 """
 
 from __future__ import annotations
@@ -15,10 +16,15 @@ from typing import Any
 
 from advisor.atomic import atomic_write_text
 from advisor.errors import AdvisorError
+from advisor.inputs import read_input_text
+from advisor.jsonio import json_text
+from advisor.limits import MAX_REPORT_BYTES
 from advisor.paths import user_data_dir
 
 SCHEMA = "fwadvisor.progress/1"
 FILE_NAME = "checklist-progress.json"
+#: Seconds to wait for another fwadvisor that is changing ticks (each change takes milliseconds).
+LOCK_TIMEOUT_S = 10.0
 
 
 class ProgressError(AdvisorError):
@@ -43,12 +49,9 @@ class ProgressStore:
 
     def load(self) -> dict[str, dict[str, Any]]:
         """All checklists' progress: key -> {"framework", "from", "done": {item id: ISO time}}; {} if no file."""
-        try:
-            text = self.path.read_text(encoding="utf-8")
-        except FileNotFoundError:
+        if not (self.path.exists() or self.path.is_symlink()):
             return {}
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ProgressError(f"cannot read the checklist progress file: {exc}", file=self.path) from None
+        text = read_input_text(self.path, ProgressError, limit=MAX_REPORT_BYTES)
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
@@ -82,8 +85,31 @@ class ProgressStore:
         entry = self.load().get(progress_key(framework, from_framework))
         return dict(entry["done"]) if entry else {}
 
+    def lock(self) -> Any:
+        """An exclusive lock on the progress file, so two `checklist --done` at once both keep their tick."""
+        from filelock import FileLock, Timeout  # deferred: only changing ticks needs it
+
+        class _Lock(FileLock):
+            def __enter__(self) -> _Lock:
+                try:
+                    return super().__enter__()  # type: ignore[return-value]
+                except Timeout:
+                    raise ProgressError(
+                        f"another fwadvisor holds the lock for {LOCK_TIMEOUT_S:g} s; try again", file=self.lock_file
+                    ) from None
+
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ProgressError(f"cannot create the folder: {exc.strerror or exc}", file=self.path.parent) from None
+        return _Lock(f"{self.path}.lock", timeout=LOCK_TIMEOUT_S)
+
     def set_done(self, framework: str, from_framework: str | None, item_id: str, done: bool = True) -> bool:
-        """Tick (or untick) one item; returns whether anything changed."""
+        """Tick (or untick) one item; returns whether anything changed (read, change and write under the lock)."""
+        with self.lock():
+            return self._set_done(framework, from_framework, item_id, done)
+
+    def _set_done(self, framework: str, from_framework: str | None, item_id: str, done: bool) -> bool:
         checklists = self.load()
         key = progress_key(framework, from_framework)
         entry = checklists.setdefault(key, {"framework": framework, "from": from_framework, "done": {}})
@@ -100,5 +126,4 @@ class ProgressStore:
         return True
 
     def _write(self, checklists: dict[str, dict[str, Any]]) -> None:
-        text = json.dumps({"schema": SCHEMA, "checklists": checklists}, indent=2, sort_keys=True) + "\n"
-        atomic_write_text(self.path, text)
+        atomic_write_text(self.path, json_text({"schema": SCHEMA, "checklists": checklists}, sort_keys=True))

@@ -19,8 +19,10 @@ import yaml
 from yaml.nodes import MappingNode, SequenceNode
 
 from advisor.errors import AdvisorError
+from advisor.inputs import read_input_text
+from advisor.limits import MAX_YAML_BYTES
 
-MAX_FILE_BYTES = 2 * 1024 * 1024
+MAX_FILE_BYTES = MAX_YAML_BYTES
 
 
 class LineDict(dict[str, Any]):
@@ -50,7 +52,14 @@ class _LineLoader(_Base):  # type: ignore[misc, valid-type]
 
     def construct_object(self, node: Any, deep: bool = False) -> Any:  # noqa: D102 - PyYAML hook
         self._refuse_alias(node, node.start_mark.line + 1)
-        return super().construct_object(node, deep=deep)
+        try:
+            return super().construct_object(node, deep=deep)
+        except (ValueError, OverflowError) as exc:
+            # A scalar that looks like a date but is none (2026-13-45), or another value PyYAML cannot build.
+            what = "date" if str(node.tag).endswith(":timestamp") else "value"
+            problem = _YamlProblem(f"invalid {what} {node.value!r} ({exc})", node.start_mark.line + 1)
+            problem.field = ""  # a value error is named by its field path, filled in on the way out
+            raise problem from None
 
     def construct_mapping(self, node: MappingNode, deep: bool = False) -> LineDict:  # type: ignore[override]
         if not isinstance(node, MappingNode):  # pragma: no cover - PyYAML guarantees it
@@ -71,14 +80,26 @@ class _LineLoader(_Base):  # type: ignore[misc, valid-type]
                     f"duplicate key {key!r} (first on line {result.key_lines[key]})",
                     key_node.start_mark.line + 1,
                 )
-            result[key] = self.construct_object(value_node, deep=True)
+            try:
+                result[key] = self.construct_object(value_node, deep=True)
+            except _YamlProblem as exc:
+                if exc.field is not None:
+                    exc.field = _join(key, exc.field)
+                raise
             result.key_lines[key] = key_node.start_mark.line + 1
         return result
 
     def construct_sequence(self, node: SequenceNode, deep: bool = False) -> LineList:  # type: ignore[override]
         for child in node.value:
             self._refuse_alias(child, node.start_mark.line + 1)
-        result = LineList(self.construct_object(child, deep=True) for child in node.value)
+        result = LineList()
+        for i, child in enumerate(node.value):
+            try:
+                result.append(self.construct_object(child, deep=True))
+            except _YamlProblem as exc:
+                if exc.field is not None:
+                    exc.field = _join(i, exc.field)
+                raise
         result.line = node.start_mark.line + 1
         result.item_lines = [child.start_mark.line + 1 for child in node.value]
         return result
@@ -101,6 +122,14 @@ class _YamlProblem(Exception):
         super().__init__(message)
         self.message = message
         self.line = line
+        self.field: str | None = None
+
+
+def _join(part: Any, inner: str) -> str:
+    head = f"[{part}]" if isinstance(part, int) else str(part)
+    if not inner:
+        return head
+    return f"{head}{inner}" if inner.startswith("[") else f"{head}.{inner}"
 
 
 def load_yaml_text(text: str, source: str | Path, error: type[AdvisorError] = AdvisorError) -> Any:
@@ -108,7 +137,7 @@ def load_yaml_text(text: str, source: str | Path, error: type[AdvisorError] = Ad
     try:
         return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - _LineLoader is a SafeLoader subclass
     except _YamlProblem as exc:
-        raise error(exc.message, file=source, line=exc.line) from None
+        raise error(exc.message, file=source, line=exc.line, field=exc.field or None) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
@@ -121,17 +150,8 @@ def load_yaml_text(text: str, source: str | Path, error: type[AdvisorError] = Ad
 
 
 def load_yaml_file(path: Path, error: type[AdvisorError] = AdvisorError) -> Any:
-    """Read and parse a YAML file, refusing oversized or undecodable files with a clear error."""
-    try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise error(f"file is too large ({size} bytes; limit {MAX_FILE_BYTES})", file=path)
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise error(f"not UTF-8 text ({exc.reason} at byte {exc.start})", file=path) from None
-    except OSError as exc:
-        raise error(f"cannot read file: {exc.strerror or exc}", file=path) from None
-    return load_yaml_text(text, path, error)
+    """Read and parse a YAML file: regular files only (a FIFO would hang), at most MAX_FILE_BYTES, UTF-8."""
+    return load_yaml_text(read_input_text(path, error, limit=MAX_FILE_BYTES), path, error)
 
 
 def line_of(data: Any, loc: Sequence[str | int]) -> int | None:

@@ -20,6 +20,7 @@ exit codes:
   1  failure (a measurement or command failed; details on stderr)
   2  bad usage or bad input (flags, YAML, profiles, reports): one line names the file, line and field
   130, 143  stopped by SIGINT (Ctrl-C) or SIGTERM: every child process was ended first; one line says which
+  141  stdout was closed early (e.g. `| head`), as for any command killed by SIGPIPE
 
 Run `fwadvisor` with no command to open the interactive advisor.
 """
@@ -55,8 +56,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: The exit status of a CLI whose reader went away (128 + SIGPIPE), as `yes | head` reports for `yes`.
+BROKEN_PIPE_EXIT = 141
+
+
+def _quiet_broken_pipe() -> int:
+    # Later writes (and the interpreter's final flush of stdout) go to /dev/null instead of raising again.
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+    return BROKEN_PIPE_EXIT
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the process exit code."""
+    from advisor.sanitize import one_line
+
     parser = build_parser()
     args = parser.parse_args(argv)
     run = getattr(args, "_run", None)
@@ -65,16 +85,18 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         run = tui.run
     from advisor.cli import signals
+    from advisor.cli.checks import check_args
 
     # One owner of the children for the whole command: Ctrl-C, SIGTERM and the exit all end them (and theirs).
     with signals.owning_children():
         try:
+            check_args(parser, args)  # every number and path flag, before anything runs
             return int(run(args))
         except AdvisorError as exc:
-            # The one place where bad input becomes one line on stderr and exit code 2.
-            print(f"fwadvisor: error: {exc}", file=sys.stderr)
+            # The one place where bad input becomes one line on stderr and exit code 2; input may hold ESC or NUL.
+            print(f"fwadvisor: error: {one_line(str(exc))}", file=sys.stderr)
             return int(ExitCode.BAD_INPUT)
         except (KeyboardInterrupt, signals.Terminated):
             return signals.interrupted(signals.received())
         except BrokenPipeError:
-            return int(ExitCode.OK)
+            return _quiet_broken_pipe()

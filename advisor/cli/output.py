@@ -1,12 +1,15 @@
-"""Writing a document (JSON or Markdown) to a file, to stdout, or rendered for a terminal."""
+"""The CLI's one way out: documents to files (atomic, never lost), JSON and text to stdout, a Rich console."""
 
 from __future__ import annotations
 
 import argparse
-import json
+import datetime as dt
 import sys
 from pathlib import Path
 from typing import Any
+
+from advisor.errors import OutputError
+from advisor.sanitize import one_line, printable
 
 
 def wants_json(args: argparse.Namespace) -> bool:
@@ -14,18 +17,78 @@ def wants_json(args: argparse.Namespace) -> bool:
     return bool(args.json or (args.output is not None and not args.markdown and Path(args.output).suffix == ".json"))
 
 
+def warn(text: str) -> None:
+    """One warning line on stderr, control characters from input escaped."""
+    print(f"fwadvisor: warning: {one_line(text)}", file=sys.stderr)
+
+
+def note(text: str) -> None:
+    """One progress or status line on stderr, control characters from input escaped."""
+    print(one_line(text), file=sys.stderr)
+
+
+def console(*, stderr: bool = False) -> Any:
+    """A Rich console whose broken pipe is a `BrokenPipeError` (handled quietly in `advisor.cli.main`)."""
+    from rich.console import Console
+
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            # Rich's own handler exits with status 1 and no word; the CLI's one handler decides instead.
+            self.quiet = True
+            raise BrokenPipeError
+
+    return _Console(stderr=stderr)
+
+
+def _rescue(text: str, stem: str, suffix: str) -> Path | None:
+    """Keep a document whose file could not be written in the user data folder; None if that fails too."""
+    from advisor.atomic import atomic_write_text
+    from advisor.paths import user_data_dir
+
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+    try:
+        return atomic_write_text(user_data_dir() / "unsaved" / f"{stem}-{stamp}{suffix}", text)
+    except OutputError:
+        return None
+
+
+def write_file(path: str, text: str, *, what: str = "", rescue: str | None = None) -> None:
+    """Write `text` to `path` with the one writer; with `rescue`, a failed write still keeps `text` somewhere."""
+    from advisor.atomic import atomic_write_text
+
+    try:
+        atomic_write_text(path, text)
+    except OutputError as exc:
+        if rescue is None:
+            raise
+        kept = _rescue(text, rescue, Path(path).suffix or ".json")
+        where = f"; the {rescue} was kept in {kept}" if kept else "; it is on stdout only"
+        raise OutputError(exc.message + where, file=exc.file, field=exc.field) from None
+    note(f"fwadvisor: {what or 'output'} written to {path}")
+
+
+def emit_text(text: str) -> None:
+    """Raw text (JSON or Markdown) on stdout."""
+    sys.stdout.write(printable(text))
+
+
 def emit_document(args: argparse.Namespace, data: Any, markdown: str) -> None:
     """`-o FILE` writes atomically; `--json`/`--markdown` or a pipe get raw text; a terminal gets Markdown."""
-    text = json.dumps(data, indent=2) + "\n" if wants_json(args) else markdown
-    if args.output:
-        from advisor.atomic import atomic_write_text
+    from advisor.jsonio import json_text
 
-        atomic_write_text(args.output, text)
-        print(f"wrote {args.output}", file=sys.stderr)
+    text = json_text(data) if wants_json(args) else printable(markdown)
+    if args.output:
+        write_file(args.output, text)
     elif args.json or args.markdown or not sys.stdout.isatty():
-        sys.stdout.write(text)
+        emit_text(text)
     else:
-        from rich.console import Console
         from rich.markdown import Markdown
 
-        Console().print(Markdown(text))
+        console().print(Markdown(text))
+
+
+def cell(value: Any) -> str:
+    """Text from input for a Rich table: markup brackets and control characters cannot act on the terminal."""
+    from rich.markup import escape
+
+    return escape(one_line(str(value)))

@@ -24,6 +24,7 @@ from advisor.evidence.hardware.memory import MemoryInfo, probe_memory
 from advisor.evidence.hardware.nvidia import GpuReport, normalize_bus_id, probe_nvidia
 from advisor.evidence.hardware.requirements import Requirement, check_all, cuda_from_torch_version
 from advisor.evidence.hardware.software import SoftwareInfo, probe_software
+from advisor.privacy import scrub_text
 
 if TYPE_CHECKING:
     from advisor.frameworks.base import FrameworkAdapter
@@ -201,40 +202,11 @@ def from_child(adapter: FrameworkAdapter, dist: str, dist_version: str, result: 
     return fp
 
 
-def _redactions() -> list[tuple[str, str]]:
-    """(text, replacement) pairs that hide the home folder, user name and host name in child messages."""
-    import getpass
-    import os
-    import platform
-
-    pairs: list[tuple[str, str]] = []
-    home = os.path.expanduser("~")
-    if home not in ("", "/", "~"):
-        pairs.append((home, "~"))
-    for value, label in ((_safe(getpass.getuser), "<user>"), (platform.node(), "<host>")):
-        # A one- or two-letter name would blank out ordinary words, and "root" identifies nobody.
-        if value and len(value) >= 3 and value != "root":
-            pairs.append((value, label))
-    return pairs
-
-
-def _safe(fn: Callable[[], str]) -> str | None:
-    try:
-        return fn()
-    except Exception:  # noqa: BLE001 - no user name in some containers
-        return None
-
-
 def redact(fp: FrameworkProbe) -> FrameworkProbe:
     """Hide paths and names that tracebacks and stderr carry (home folder, user, host); used without --identify."""
-    pairs = _redactions()
 
     def clean(text: str | None) -> str | None:
-        if text is None:
-            return None
-        for value, label in pairs:
-            text = text.replace(value, label)
-        return text
+        return None if text is None else scrub_text(text)
 
     fp.error = clean(fp.error)
     fp.stderr_tail = clean(fp.stderr_tail)

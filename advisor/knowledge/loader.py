@@ -8,6 +8,7 @@ criterion, scenario, concept, target and policy by `id`; migrations by `from`/`t
 
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import os
 from collections.abc import Iterable, Sequence
@@ -18,6 +19,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from advisor.errors import KnowledgeError
+from advisor.inputs import read_input_bytes
 from advisor.knowledge.base import KnowledgeBase, Origin, PackInfo
 from advisor.knowledge.schema import (
     ConceptsFile,
@@ -30,6 +32,7 @@ from advisor.knowledge.schema import (
     ScenariosFile,
     StewardshipFile,
 )
+from advisor.limits import MAX_YAML_BYTES
 from advisor.paths import knowledge_dir, user_packs_dir
 from advisor.yamlio import LineDict, line_of, load_yaml_file
 
@@ -115,6 +118,18 @@ def _origin(path: Path, raw: Any, key: str, index: int) -> Origin:
     return Origin(str(path), line_of(raw, (key, index)), raw[key][index] if _items(raw, key) else None)
 
 
+def _present(path: Path) -> bool:
+    return path.exists() or path.is_symlink()
+
+
+def _listing(directory: Path, pattern: str) -> list[Path]:
+    # iterdir, not glob: glob hides an unreadable folder as an empty one.
+    try:
+        return [p for p in directory.iterdir() if fnmatch.fnmatch(p.name, pattern)]
+    except OSError as exc:
+        raise KnowledgeError(f"cannot list the folder: {exc.strerror or exc}", file=directory) from None
+
+
 def _load_pack(directory: Path, merged: _Merged, *, base: bool) -> None:
     if not directory.is_dir():
         raise KnowledgeError("knowledge pack folder does not exist", file=directory)
@@ -122,11 +137,13 @@ def _load_pack(directory: Path, merged: _Merged, *, base: bool) -> None:
     pack_path = directory / "pack.yaml"
     if not pack_path.is_file():
         raise KnowledgeError("a knowledge pack needs a pack.yaml (name, version)", file=pack_path)
-    files = [directory / name for name in PACK_FILES if (directory / name).is_file()]
+    # Present means present: a FIFO, a dangling link or a link loop under a pack file's name is refused by the
+    # reader with one line, never skipped silently or read into a hang.
+    files = [directory / name for name in PACK_FILES if _present(directory / name)]
     fw_dir = directory / "frameworks"
-    fw_files = sorted(fw_dir.glob("*.yaml")) if fw_dir.is_dir() else []
+    fw_files = sorted(_listing(fw_dir, "*.yaml")) if fw_dir.is_dir() else []
     known = set(PACK_FILES) | {"frameworks", "README.md"}
-    for child in sorted(directory.iterdir()):
+    for child in sorted(_listing(directory, "*")):
         if child.name.startswith(".") or child.name in known:
             continue
         if child.suffix in (".yaml", ".yml"):
@@ -137,7 +154,7 @@ def _load_pack(directory: Path, merged: _Merged, *, base: bool) -> None:
     pack: PackFile | None = None
     for path in files + fw_files:
         digest.update(path.name.encode())
-        digest.update(path.read_bytes())
+        digest.update(read_input_bytes(path, KnowledgeError, limit=MAX_YAML_BYTES))
         if path.parent == fw_dir:
             fw, raw = parse_file(path, Framework)
             merged.frameworks[fw.id] = _Entry(fw, Origin(str(path), getattr(raw, "line", 1), raw))

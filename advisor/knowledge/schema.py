@@ -13,6 +13,8 @@ from typing import Annotated
 
 from pydantic import AnyHttpUrl, BaseModel, ConfigDict, Field, StringConstraints
 
+from advisor.limits import FiniteWeight
+
 Id = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=48)]
 Text = Annotated[str, StringConstraints(min_length=1, max_length=4000)]
 #: A package is cited as a Package URL (`pkg:pypi/torch`, optionally `@version`), so that `kb verify` can
@@ -359,7 +361,7 @@ class Scenario(Model):
     id: Id
     name: Text
     description: Text
-    weights: dict[Id, Annotated[float, Field(ge=0)]]
+    weights: dict[Id, FiniteWeight]  # finite, 0..MAX_WEIGHT (advisor.limits)
     constraints: Constraints = Constraints()
 
 

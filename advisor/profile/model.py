@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StringConstraint
 
 from advisor.errors import ProfileError
 from advisor.knowledge.schema import CC, Constraints, Hardware, Id, Os
+from advisor.limits import FiniteJudgement, FiniteWeight
 from advisor.yamlio import line_of, load_yaml_file, load_yaml_text
 
 
@@ -44,7 +45,7 @@ SIZE_KLOC: dict[CodebaseSize, tuple[float, float]] = {
     CodebaseSize.LARGE: (100.0, 300.0),
 }
 
-KLoc = Annotated[float, Field(ge=0, le=100_000)]
+KLoc = Annotated[float, Field(ge=0, le=100_000, allow_inf_nan=False)]
 
 
 class Team(_Model):
@@ -54,7 +55,7 @@ class Team(_Model):
     experience: dict[Id, Experience] = Field(default_factory=dict)
     size: Annotated[int, Field(ge=1, le=100_000)] | None = None  # engineers who would do the work
     #: Months over which the team weighs a move (the migration's share of its capacity is taken over this).
-    horizon_months: Annotated[float, Field(gt=0, le=240)] = 24.0
+    horizon_months: Annotated[float, Field(gt=0, le=240, allow_inf_nan=False)] = 24.0
 
 
 class Codebase(_Model):
@@ -99,7 +100,7 @@ class FleetEntry(_Model):
     hardware: Hardware
     model: Annotated[str, StringConstraints(min_length=1, max_length=80)] | None = None  # e.g. "V100"
     compute_capability: CC | None = None  # NVIDIA only, e.g. "7.0"
-    count: Annotated[int, Field(ge=1)] | None = None
+    count: Annotated[int, Field(ge=1, le=1_000_000)] | None = None
 
 
 class Environment(_Model):
@@ -109,7 +110,7 @@ class Environment(_Model):
     python: Annotated[str, StringConstraints(pattern=r"^3\.\d+$")] | None = None
 
 
-Judgement = tuple[Id, Id, Annotated[float, Field(gt=0)]]
+Judgement = tuple[Id, Id, FiniteJudgement]
 
 
 class Profile(_Model):
@@ -119,12 +120,12 @@ class Profile(_Model):
     team: Team = Team()
     codebase: Codebase = Codebase()
     #: Application domains: a list (equal weight) or {domain: weight}; they weight the per-domain ecosystem facts.
-    domains: list[Id] | dict[Id, Annotated[float, Field(ge=0)]] = Field(default_factory=list)
+    domains: list[Id] | dict[Id, FiniteWeight] = Field(default_factory=list)
     serving: list[Id] = Field(default_factory=list)  # the serving/deployment stack the team runs today
     environment: Environment = Environment()
     fleet: list[FleetEntry] = Field(default_factory=list)
     frameworks: list[Id] = Field(default_factory=list)  # consider only these (empty: all in the knowledge base)
-    weights: dict[Id, Annotated[float, Field(ge=0)]] | None = None
+    weights: dict[Id, FiniteWeight] | None = None  # finite, 0..MAX_WEIGHT (advisor.limits)
     pairwise: list[Judgement] | None = None  # [a, b, x]: criterion a is x times as important as b (Saaty 1-9)
     constraints: Constraints | None = None
     member: Annotated[str, Field(min_length=1, max_length=80)] | None = None  # who this is in `team decide`

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 import socket
-from pathlib import Path
 from typing import Any
 
 from advisor import __version__
+from advisor.jsonio import json_text
 from advisor.knowledge.base import KnowledgeBase
+from advisor.privacy import scrub
 from advisor.profile import WEIGHT_SCALE_MAX, profile_to_json
 from advisor.report.models import (
     Ahp,
@@ -28,31 +28,13 @@ from advisor.report.models import (
     Tool,
     WarningModel,
 )
+from advisor.report_evidence import BenchShape, ProbeShape
 from advisor.scoring.engine import Assessment
-
-#: Keys that identify the machine or its user; dropped from the probe unless `identify` is set.
-_IDENTIFYING = {"hostname", "host", "node", "nodename", "fqdn", "user", "username", "login", "uid", "home"}
-
-
-def _scrub(value: Any, home: str | None) -> Any:
-    if isinstance(value, dict):
-        return {k: _scrub(v, home) for k, v in value.items() if str(k).lower() not in _IDENTIFYING}
-    if isinstance(value, list):
-        return [_scrub(v, home) for v in value]
-    if isinstance(value, str) and home and home != "/" and home in value:
-        return value.replace(home, "~")
-    return value
 
 
 def anonymise(data: dict[str, Any] | None) -> dict[str, Any] | None:
-    """Drop identifying keys (host, user) and replace the home folder (which names the user) by `~`."""
-    if data is None:
-        return None
-    try:
-        home: str | None = str(Path.home())
-    except RuntimeError:
-        home = None
-    return _scrub(data, home)
+    """Drop identifying keys (host, user) and hide home folders, user and host names (`advisor.privacy.scrub`)."""
+    return None if data is None else scrub(data)
 
 
 def _machine(probe: dict[str, Any] | None, hardware: dict[str, str], hostname: str | None) -> Machine:
@@ -112,8 +94,8 @@ def build_report(
         tool=Tool(version=__version__),
         knowledge=Knowledge(version=kb.version, packs=[Pack(**p.to_json()) for p in kb.packs]),
         machine=_machine(probe, assessment.hardware, hostname),
-        probe=probe,
-        benchmarks=bench,
+        probe=None if probe is None else ProbeShape.model_validate(probe),
+        benchmarks=None if bench is None else BenchShape.model_validate(bench),
         profile=ProfileSection(
             source=profile_source,
             scenario=r.scenario,
@@ -147,9 +129,11 @@ def build_report(
         recommendation=RecommendationSection(**assessment.recommendation.to_json()),
         migration={fid: cost.to_json() for fid, cost in assessment.migration.items()},
     )
-    return report.model_dump(mode="json")
+    data = report.model_dump(mode="json")
+    # Every string, not only the evidence: the profile's source path and warnings can name the home folder too.
+    return data if identify else scrub(data, drop_keys=False)
 
 
 def to_json_text(report: dict[str, Any]) -> str:
-    """The report as JSON text (floats keep full precision, so contributions still add up exactly)."""
-    return json.dumps(report, indent=2) + "\n"
+    """The report as strict JSON text (full float precision, so contributions add up; NaN/inf become null)."""
+    return json_text(report)

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from advisor.errors import ReportError
+from advisor.jsonio import read_json
 from advisor.report.models import READABLE_VERSIONS, SCHEMA_VERSION, schema_text
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schemas" / "report.schema.json"
@@ -35,18 +36,10 @@ def validate_report(data: Any, source: str = "<report>") -> None:
 
 
 def load_report(path: str | Path) -> dict[str, Any]:
-    """Read and validate a saved report (`--from-json`, `compare`)."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ReportError(f"cannot read report: {exc}", file=p) from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ReportError(f"not valid JSON: {exc.msg}", file=p, line=exc.lineno) from None
-    validate_report(data, str(p))
-    return data
+    """Read and validate a saved report (`--from-json`, `compare`): a regular file, size- and depth-limited."""
+    data = read_json(path, ReportError)
+    validate_report(data, str(path))
+    return data  # type: ignore[no-any-return]
 
 
 def write_schema_files(root: Path | None = None) -> list[Path]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from advisor.sanitize import printable
 from advisor.scoring.explain import display_parts
 
 
@@ -122,4 +123,4 @@ def to_markdown(report: dict[str, Any]) -> str:
         f"({', '.join(p['name'] + ' ' + p['version'] for p in kb['packs'])}), {report['generated_at']}_",
         "",
     ]
-    return "\n".join(out)
+    return printable("\n".join(out))  # names and messages from input may carry ESC, BEL or NUL

@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from advisor.report_evidence import BenchShape, ProbeShape
 from advisor.scoring.evidence import BENCH_FULL_AT, BENCH_WEIGHT, HARDWARE_WEIGHT
 from advisor.scoring.setup_evidence import SERVING_WEIGHT
 
@@ -237,8 +238,8 @@ class Report(_M):
     tool: Tool
     knowledge: Knowledge
     machine: Machine
-    probe: dict[str, Any] | None = Field(description="the probe's JSON (schema fwadvisor.probe/1)")
-    benchmarks: dict[str, Any] | None = Field(description="the benchmark JSON (fwadvisor.bench/1); null if skipped")
+    probe: ProbeShape | None = Field(description="the probe's JSON (schema fwadvisor.probe/1)")
+    benchmarks: BenchShape | None = Field(description="the benchmark JSON (fwadvisor.bench/1); null if skipped")
     profile: ProfileSection
     method: Method
     ranking: list[RankingEntry]

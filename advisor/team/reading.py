@@ -7,7 +7,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from advisor import limits
 from advisor.errors import ReportError
+from advisor.inputs import read_input_text
 from advisor.report import SCHEMA_VERSION
 from advisor.team.sanity import absurd_number, report_identity
 from advisor.team.summary import LoadedReport, Skipped
@@ -15,7 +17,7 @@ from advisor.team.summary import LoadedReport, Skipped
 #: The report schema this fwadvisor writes; reports of another major version are read leniently, with a warning.
 REPORT_SCHEMA_VERSION = SCHEMA_VERSION
 REPORT_SECTIONS = ("probe", "benchmarks", "ranking", "recommendation", "knowledge")
-MAX_REPORT_BYTES = 64 * 1024 * 1024
+MAX_REPORT_BYTES = limits.MAX_REPORT_BYTES
 
 _SECTION_EFFECT = {
     "probe": "its hardware is unknown and its checklist assumes a CPU-only machine",
@@ -29,19 +31,8 @@ _SECTION_EFFECT = {
 def read_json_file(path: str | Path) -> Any:
     """Parse one JSON file; `ReportError` names the file (and line) when it cannot be read or parsed."""
     p = Path(path)
-    try:
-        size = p.stat().st_size
-        if size > MAX_REPORT_BYTES:
-            raise ReportError(f"file is too large for a report ({size} bytes)", file=p)
-        text = p.read_text(encoding="utf-8")
-    except ReportError:
-        raise
-    except FileNotFoundError:
-        raise ReportError("no such file", file=p) from None
-    except IsADirectoryError:
-        raise ReportError("is a folder, not a report file", file=p) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ReportError(f"cannot read: {exc}", file=p) from None
+    # The one input reader: regular files only (a FIFO would hang), the size checked by stat before reading.
+    text = read_input_text(p, ReportError, limit=MAX_REPORT_BYTES)
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
@@ -83,17 +82,14 @@ def run(args: argparse.Namespace) -> int:
     """Run the suite with live progress on stderr, then print tables and bars (or JSON)."""
     import threading
 
-    from rich.console import Console
-
     from advisor.cli import signals
-    from advisor.errors import UsageError
+    from advisor.cli.output import console, emit_text, write_file
     from advisor.evidence.bench import run_bench
+    from advisor.jsonio import json_text
+    from advisor.privacy import scrub
 
-    if args.budget is not None and args.budget <= 0:
-        raise UsageError("must be a positive number of seconds", field="--budget")
-    if args.threads is not None and args.threads < 1:
-        raise UsageError("must be at least 1", field="--threads")
-    err = Console(stderr=True)
+    # Numbers (--budget, --threads, --nproc, ...) and the --save path were checked in advisor.cli.checks.
+    err = console(stderr=True)
     cancel = threading.Event()
     progress = signals.quiet_once_stopping(None if args.quiet else _progress_printer(err))
     outcome: dict[str, Any] = {}
@@ -123,17 +119,15 @@ def run(args: argparse.Namespace) -> int:
     if "error" in outcome:
         raise outcome["error"]
     report = outcome["report"]
-    data = report.to_json()
-    if args.save:
-        from pathlib import Path
-
-        from advisor.atomic import atomic_write_text
-
-        atomic_write_text(Path(args.save), json.dumps(data, indent=2) + "\n")
+    data = scrub(report.to_json(), drop_keys=False)
+    text = json_text(data)
+    # The measurements go out first: a --save that fails afterwards (full disk, a folder) loses nothing.
     if args.json:
-        print(json.dumps(data, indent=2))
+        emit_text(text)
     else:
-        Console().print(render_report(report))
+        console().print(render_report(report))
+    if args.save:
+        write_file(args.save, text, what="bench JSON", rescue="bench")
     bad = [f for f in report.failures if f.outcome in _BAD_OUTCOMES]
     return 1 if bad or not report.results else 0
 

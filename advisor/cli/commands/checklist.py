@@ -37,19 +37,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _warn(text: str) -> None:
-    print(f"fwadvisor: warning: {text}", file=sys.stderr)
+    from advisor.cli.output import warn
+
+    warn(text)
 
 
 def _probe_here(framework: str | None, kb: Any) -> dict[str, Any]:
     # Deferred: the probe pulls in psutil/cpuinfo/NVML, needed only when no report is given.
-    from rich.console import Console
-
+    from advisor.cli.output import console
     from advisor.evidence.probe import run_probe
     from advisor.frameworks.registry import adapters
 
     # Only frameworks with an adapter can be probed by id; the fast probe of all of them is cheap anyway.
     frameworks = [framework] if framework in adapters() else None
-    with Console(stderr=True).status("Probing this machine (fast)..."):
+    with console(stderr=True).status("Probing this machine (fast)..."):
         report = run_probe(fast=True, frameworks=frameworks, kb=kb)
     return dict(report.to_json())
 
@@ -67,6 +68,7 @@ def _unknown(item_id: str, known: list[str]) -> Exception:
 def run(args: argparse.Namespace) -> int:
     """Build the checklist, apply --done/--undo, and print or write it."""
     from advisor.checklist import build_checklist
+    from advisor.cli.output import note
     from advisor.errors import UsageError
     from advisor.knowledge import load_knowledge
     from advisor.knowledge.schema import Hardware
@@ -123,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
         changed = store.set_done(framework, from_framework, item_id, tick)
         verb = "ticked" if tick else "unticked"
         state = "" if changed else " (it already was)"
-        print(f"{verb} {item_id}{state}", file=sys.stderr)
+        note(f"{verb} {item_id}{state}")
     if changes:
         checklist = checklist.with_done(store.done(framework, from_framework))
         finished, total = checklist.progress

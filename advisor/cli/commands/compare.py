@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 HELP = "show two saved reports side by side (two machines, or before/after a change)"
@@ -14,6 +13,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("a", metavar="A.json")
     parser.add_argument("b", metavar="B.json")
     parser.add_argument("--json", action="store_true", help="print the comparison as JSON")
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and value != 0
+
+
+def _g(value: Any) -> str:
+    return f"{value:.4g}" if isinstance(value, int | float) and not isinstance(value, bool) else "-"
 
 
 def comparison(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
@@ -50,7 +57,7 @@ def comparison(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
             "a": fa[k]["value"],
             "b": fb[k]["value"],
             "unit": fa[k]["unit"],
-            "ratio": fb[k]["value"] / fa[k]["value"] if fa[k]["value"] else None,
+            "ratio": fb[k]["value"] / fa[k]["value"] if _number(fa[k]["value"]) and _number(fb[k]["value"]) else None,
         }
         for k in fa
         if k in fb
@@ -67,55 +74,58 @@ def comparison(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     """Load both reports (validated against the schema) and print the comparison."""
+    from advisor.cli.output import cell, console, emit_text
+    from advisor.jsonio import json_text
     from advisor.report import load_report
 
     a, b = load_report(args.a), load_report(args.b)
     data = comparison(a, b)
     if args.json:
-        print(json.dumps(data, indent=2))
+        emit_text(json_text(data))
         return 0
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console()
+    out = console()
     ma, mb = data["machines"]["a"], data["machines"]["b"]
     head = Table(title="Machines", title_justify="left")
     head.add_column("")
-    head.add_column(f"A: {args.a}", overflow="fold")
-    head.add_column(f"B: {args.b}", overflow="fold")
+    head.add_column(cell(f"A: {args.a}"), overflow="fold")
+    head.add_column(cell(f"B: {args.b}"), overflow="fold")
     for label, key in (("host", "hostname"), ("cpu", "cpu"), ("cores", "logical_cores"), ("os", "os")):
-        head.add_row(label, str(ma.get(key) or "-"), str(mb.get(key) or "-"))
-    head.add_row("gpus", ", ".join(ma["gpus"]) or "-", ", ".join(mb["gpus"]) or "-")
-    head.add_row("knowledge", data["knowledge"]["a"], data["knowledge"]["b"])
+        head.add_row(label, cell(ma.get(key) or "-"), cell(mb.get(key) or "-"))
+    head.add_row("gpus", cell(", ".join(ma["gpus"]) or "-"), cell(", ".join(mb["gpus"]) or "-"))
+    head.add_row("knowledge", cell(data["knowledge"]["a"]), cell(data["knowledge"]["b"]))
     head.add_row(
-        "winner", f"{data['winner']['a']} ({data['verdict']['a']})", f"{data['winner']['b']} ({data['verdict']['b']})"
+        "winner",
+        cell(f"{data['winner']['a']} ({data['verdict']['a']})"),
+        cell(f"{data['winner']['b']} ({data['verdict']['b']})"),
     )
-    console.print(head)
+    out.print(head)
     table = Table(title="Ranking", title_justify="left")
     for col in ("framework", "A rank", "A score", "B rank", "B score", "change"):
         table.add_column(col, justify="left" if col == "framework" else "right")
     for row in data["ranking"]:
         a_, b_ = row["a"], row["b"]
         table.add_row(
-            row["framework"],
+            cell(row["framework"]),
             str(a_["rank"]) if a_ else "excluded",
             f"{a_['total']:.2f}" if a_ else "-",
             str(b_["rank"]) if b_ else "excluded",
             f"{b_['total']:.2f}" if b_ else "-",
             f"{row['delta']:+.2f}" if row["delta"] is not None else "-",
         )
-    console.print(table)
+    out.print(table)
     if data["benchmarks"]:
         bt = Table(title="Benchmarks measured in both", title_justify="left")
         for col in ("benchmark", "A", "B", "unit", "B/A"):
             bt.add_column(col, justify="left" if col in ("benchmark", "unit") else "right")
         for row in data["benchmarks"]:
             bt.add_row(
-                row["key"],
-                f"{row['a']:.4g}",
-                f"{row['b']:.4g}",
-                str(row["unit"] or ""),
+                cell(row["key"]),
+                _g(row["a"]),
+                _g(row["b"]),
+                cell(row["unit"] or ""),
                 f"{row['ratio']:.2f}" if row["ratio"] is not None else "-",
             )
-        console.print(bt)
+        out.print(bt)
     return 0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
@@ -62,8 +61,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _list(kb: Any, as_json: bool) -> int:
+    from advisor.jsonio import json_text
+    from advisor.privacy import scrub_text
+
     data = {
-        "packs": [p.to_json() | {"path": p.path} for p in kb.packs],
+        "packs": [p.to_json() | {"path": scrub_text(p.path)} for p in kb.packs],
         "frameworks": {k: f.name for k, f in kb.frameworks.items()},
         "criteria": {k: c.name for k, c in kb.criteria.items()},
         "scenarios": {k: s.name for k, s in kb.scenarios.items()},
@@ -72,12 +74,13 @@ def _list(kb: Any, as_json: bool) -> int:
         "policies": {k: p.description for k, p in kb.policies.items()},
     }
     if as_json:
-        print(json.dumps(data, indent=2))
+        sys.stdout.write(json_text(data))
         return 0
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console()
+    from advisor.cli.output import console as make_console
+
+    console = make_console()
     for title, rows in data.items():
         if not rows:
             continue
@@ -99,18 +102,20 @@ def _list(kb: Any, as_json: bool) -> int:
 
 def _show(kb: Any, framework: str | None, as_json: bool) -> int:
     from advisor.errors import UsageError
+    from advisor.jsonio import json_text
 
     if framework is not None and framework not in kb.frameworks:
         raise UsageError(f"unknown framework {framework!r}; known: {', '.join(kb.frameworks)}", field="framework")
     ids = [framework] if framework else list(kb.frameworks)
     if as_json:
         out = {fid: kb.frameworks[fid].model_dump(mode="json", by_alias=True) for fid in ids}
-        print(json.dumps(out if framework is None else out[framework], indent=2))
+        sys.stdout.write(json_text(out if framework is None else out[framework]))
         return 0
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console()
+    from advisor.cli.output import console as make_console
+
+    console = make_console()
     for fid in ids:
         fw = kb.frameworks[fid]
         console.rule(f"[bold]{fw.name}[/] ({fid})")

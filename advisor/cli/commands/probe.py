@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import threading
 from typing import Any
@@ -34,11 +33,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the probe with live progress on stderr, then print tables or JSON."""
     # Deferred imports: rich and the core load only when this command runs, so `fwadvisor --help` stays fast.
-    from advisor.errors import UsageError
     from advisor.evidence.probe import run_probe
 
-    if not args.timeout > 0:
-        raise UsageError(f"must be a positive number of seconds, got {args.timeout:g}", field="--timeout")
+    # --timeout was checked (finite, positive, bounded) in advisor.cli.checks.
     kb = None
     if args.kb:
         from advisor.knowledge import load_knowledge
@@ -55,9 +52,15 @@ def run(args: argparse.Namespace) -> int:
             kb=kb,
             fresh=args.fresh,
         )
+    from advisor.cli.output import emit_text
+    from advisor.jsonio import json_text
+    from advisor.privacy import scrub
+
     data = report.to_json()
+    if not args.identify:
+        data = scrub(data, drop_keys=False)  # the probe leaves names out already; this catches what slips in
     if args.json:
-        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+        emit_text(json_text(data))
         return 0
     _print_tables(data)
     return 0
@@ -139,10 +142,11 @@ def _kv(title: str, rows: list[tuple[str, Any]]) -> Any:
 
 
 def _print_tables(data: dict[str, Any]) -> None:
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console()
+    from advisor.cli.output import console as make_console
+
+    console = make_console()
     cpu, mem, sw = data["cpu"], data["memory"], data["software"]
     caches = ", ".join(
         f"L{c['level']}{c['type'][0].lower() if c['type'] != 'Unified' else ''} {_bytes(c['size_bytes'])}"

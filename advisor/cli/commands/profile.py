@@ -25,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
     """Dispatch to init or check."""
     from pathlib import Path
 
-    from advisor.atomic import atomic_write_text
+    from advisor.cli.output import write_file
     from advisor.errors import UsageError
     from advisor.knowledge import load_knowledge
     from advisor.profile import WEIGHT_SCALE_MAX, load_profile, resolve_profile, template
@@ -36,10 +36,9 @@ def run(args: argparse.Namespace) -> int:
         if not args.output:
             sys.stdout.write(text)
             return 0
-        if Path(args.output).exists() and not args.force:
+        if Path(args.output).is_file() and not args.force:  # a device or FIFO is no file to protect
             raise UsageError("file exists; use --force to overwrite it", file=args.output)
-        atomic_write_text(args.output, text)
-        print(f"fwadvisor: profile template written to {args.output}", file=sys.stderr)
+        write_file(args.output, text, what="profile template")
         return 0
     resolved = resolve_profile(load_profile(args.file), kb)
     effective = resolved.effective_weights
@@ -55,7 +54,9 @@ def run(args: argparse.Namespace) -> int:
         "warnings": resolved.warnings,
     }
     if args.json:
-        print(json.dumps(data, indent=2))
+        from advisor.jsonio import json_text
+
+        sys.stdout.write(json_text(data))
         return 0
     print(f"ok: {args.file}: scenario {resolved.scenario or 'none'}, weights from {resolved.weight_source}")
     print(f"  effective weights (value on the 0-{WEIGHT_SCALE_MAX:g} scale, share of the total, set by):")

@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     """Build the report and print/write it."""
     from pathlib import Path
 
-    from advisor.atomic import atomic_write_text
+    from advisor.cli.output import emit_text, write_file
     from advisor.knowledge import load_knowledge
     from advisor.profile import Profile, load_profile, parse_profile, resolve_profile
     from advisor.report import build_report, load_report, to_json_text, to_markdown
@@ -100,31 +100,35 @@ def run(args: argparse.Namespace) -> int:
     probe, bench, host = gather(args, kb, resolved, old)
     assessment = assess(kb, resolved, probe=probe, bench=bench, seed=args.seed)
     source = source or (f"scenario {resolved.scenario}" if resolved.scenario else "default")
+    # build_report scrubs the home folder, user and host from every string (the source path too) unless --identify
     report = build_report(
         assessment, kb, probe=probe, bench=bench, profile_source=source, identify=args.identify, hostname=host
     )
-    if args.output:
-        md = args.markdown or Path(args.output).suffix.lower() in (".md", ".markdown")
-        atomic_write_text(args.output, to_markdown(report) if md else to_json_text(report))
-        print(f"fwadvisor: report written to {args.output}", file=sys.stderr)
+    # stdout first, then the file: a file that cannot be written no longer takes the measured evidence with it.
     if args.json:
-        sys.stdout.write(to_json_text(report))
+        emit_text(to_json_text(report))
     elif args.markdown:
-        sys.stdout.write(to_markdown(report))
+        emit_text(to_markdown(report))
     else:
         summary(report)
+    if args.output:
+        md = args.markdown or Path(args.output).suffix.lower() in (".md", ".markdown")
+        write_file(args.output, to_markdown(report) if md else to_json_text(report), what="report", rescue="report")
     return 0
 
 
 def summary(report: dict[str, Any]) -> None:
     """The Rich summary on stdout: recommendation, ranking with top reasons, stability, exclusions, warnings."""
-    from rich.console import Console
     from rich.panel import Panel
     from rich.table import Table
 
-    console = Console()
+    from advisor.cli.output import cell
+    from advisor.cli.output import console as make_console
+
+    console = make_console()
     rec = report["recommendation"]
-    body = rec["summary"] + "\n\n" + "\n".join(f"• {s}" for s in rec["next_steps"])
+    # Text from packs and profiles is escaped (cell): no Rich markup or terminal control sequence acts from it.
+    body = cell(rec["summary"]) + "\n\n" + "\n".join(f"• {cell(s)}" for s in rec["next_steps"])
     console.print(Panel(body, title="Recommendation", title_align="left"))
     table = Table(title="Ranking (weighted sum, 0-5; TOPSIS cross-check)", title_justify="left")
     for col, just in (
@@ -143,7 +147,7 @@ def summary(report: dict[str, Any]) -> None:
         )
         table.add_row(
             str(e["rank"]),
-            e["name"],
+            cell(e["name"]),
             f"{e['total']:.2f}",
             f"{e['topsis']:.2f}",
             ", ".join(c["criterion"].replace("_", " ") for c in top),
@@ -166,6 +170,6 @@ def summary(report: dict[str, Any]) -> None:
         console.print(line)
     for x in report["exclusions"]:
         if x["kind"] == "constraint":
-            console.print(f"[yellow]excluded[/] {x['framework']}: {'; '.join(x['reasons'])}")
+            console.print(f"[yellow]excluded[/] {cell(x['framework'])}: {cell('; '.join(x['reasons']))}")
     for w in report["warnings"]:
-        console.print(f"[yellow]warning[/] [{w['code']}] {w['message']}")
+        console.print(f"[yellow]warning[/] {cell('[' + w['code'] + ']')} {cell(w['message'])}")

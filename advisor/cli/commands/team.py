@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 HELP = (
     "team mode: merge machines' reports (team merge FILE...) or decide from members' profiles (team decide PROFILE...)"
@@ -53,9 +52,10 @@ def run(args: argparse.Namespace) -> int:
     summary = merge_reports(
         kb, args.reports, framework=args.framework, from_framework=args.from_framework, targets=args.target
     )
+    from advisor.cli.output import emit_document, warn
+
     for skipped in summary.skipped:
-        print(f"fwadvisor: warning: skipped {skipped.path}: {skipped.reason}", file=sys.stderr)
-    from advisor.cli.output import emit_document
+        warn(f"skipped {skipped.path}: {skipped.reason}")
 
     emit_document(args, summary.to_json(), summary.to_markdown())
     return 0
@@ -66,7 +66,7 @@ def run_decide(args: argparse.Namespace) -> int:
     import dataclasses
 
     from advisor.cli.commands.report import gather
-    from advisor.cli.output import emit_document
+    from advisor.cli.output import emit_document, warn
     from advisor.errors import UsageError
     from advisor.knowledge import load_knowledge
     from advisor.knowledge.schema import Constraints
@@ -81,7 +81,7 @@ def run_decide(args: argparse.Namespace) -> int:
     kb = load_knowledge(args.kb)
     members, left_out = load_members(kb, args.profiles)
     for x in left_out:
-        print(f"fwadvisor: warning: left out {x.path}: {x.reason}", file=sys.stderr)
+        warn(f"left out {x.path}: {x.reason}")
     if not members:
         raise no_members_error(len(args.profiles))
     candidates, _ = team_candidates(kb, members)

@@ -30,14 +30,14 @@ from advisor.evidence.bench.runner import _Run, _run_script, _torchrun
 from advisor.evidence.bench.stats import BUSY_FIGURES_SHARE, BUSY_OTHERS_SHARE, BUSY_STEAL_PCT, busy_reason
 from advisor.frameworks.base import FrameworkAdapter
 from advisor.paths import probes_root
+from advisor.privacy import recorded_env, scrub
 
 if TYPE_CHECKING:
     from advisor.evidence.hardware.cpu import PeakEstimate
 
 
 def _environment(preset: str, peak: PeakEstimate | None, threads: int, budget: float | None) -> dict[str, Any]:
-    env_vars = {k: os.environ[k] for k in sorted(os.environ)
-                if k.startswith(("OPENBLAS_", "OMP_", "MKL_", "XLA_FLAGS", "TF_", "JAX_", "CUDA_VISIBLE"))}
+    env_vars = recorded_env()  # exact names only (advisor.privacy): a prefix would catch TF_VAR_* secrets
     try:
         load = [round(v, 2) for v in os.getloadavg()]
     except OSError:
@@ -215,6 +215,6 @@ def run_bench(
     env["loadavg_start"] = load_start
     env["machine_state"] = machine_summary(run.results, n_threads)
     env["frameworks"] = run.envs
-    env["argv"] = list(sys.argv[1:])
+    env["argv"] = scrub(list(sys.argv[1:]))  # the command line names files, often under the home folder
     return BenchReport(preset=preset, wall_s=time.perf_counter() - start, environment=env,
                        results=tuple(run.results), failures=tuple(run.failures))

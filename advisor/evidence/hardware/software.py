@@ -20,19 +20,11 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-#: Environment variables reported as they are: settings that change how frameworks behave, no paths.
-ENV_REPORTED = (
-    "CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "NVIDIA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES",
-    "ROCR_VISIBLE_DEVICES", "XLA_FLAGS", "XLA_PYTHON_CLIENT_PREALLOCATE", "XLA_PYTHON_CLIENT_MEM_FRACTION",
-    "JAX_PLATFORMS", "JAX_ENABLE_X64", "TF_CPP_MIN_LOG_LEVEL", "TF_ENABLE_ONEDNN_OPTS", "TF_FORCE_GPU_ALLOW_GROWTH",
-    "OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "OPENBLAS_CORETYPE", "TPU_ACCELERATOR_TYPE",
-    "PJRT_DEVICE", "ASCEND_VISIBLE_DEVICES", "ZE_AFFINITY_MASK", "KERAS_BACKEND", "PYTORCH_ENABLE_MPS_FALLBACK",
-)
-#: Reported only with --identify: paths and names that may reveal the user or the host.
-ENV_IDENTIFYING = (
-    "CUDA_HOME", "CUDA_PATH", "LD_LIBRARY_PATH", "VIRTUAL_ENV", "CONDA_PREFIX", "CONDA_DEFAULT_ENV", "PYTHONPATH",
-    "TPU_NAME",
-)
+from advisor.privacy import IDENTIFYING_ENV, RECORDED_ENV, recorded_env
+
+#: The recorded environment is the one allow-list in advisor.privacy (exact names; paths only with --identify).
+ENV_REPORTED = tuple(RECORDED_ENV)
+ENV_IDENTIFYING = tuple(IDENTIFYING_ENV)
 
 
 @dataclass
@@ -193,7 +185,6 @@ def probe_software(*, identify: bool = False, env: Mapping[str, str] | None = No
         pip: str | None = metadata.version("pip")
     except metadata.PackageNotFoundError:
         pip = None
-    allowed = ENV_REPORTED + (ENV_IDENTIFYING if identify else ())
     info = SoftwareInfo(
         os=_os_name(),
         kernel=platform.release() or None,
@@ -204,7 +195,7 @@ def probe_software(*, identify: bool = False, env: Mapping[str, str] | None = No
         pip=pip,
         cuda_toolkit=cuda_toolkit(env, identify=identify),
         cudnn=cudnn_version(env),
-        env={k: env[k] for k in allowed if k in env},
+        env=recorded_env(env, identify=identify),
     )
     if identify:
         info.hostname = platform.node() or None

@@ -1,0 +1,108 @@
+"""What may be recorded: the one allow-list of environment variables and the one scrubber of names and paths.
+
+Everything fwadvisor writes (probe, bench and report JSON, Markdown, the TUI's exports) takes its
+environment variables from `recorded_env` and passes through `scrub` unless the user asked for
+`--identify`. Names are exact, never prefixes: a prefix such as `TF_` also matches Terraform's
+`TF_VAR_db_password` and `TF_TOKEN_*`, and `JAX_` matches whatever a user calls `JAX_SECRET_KEY`.
+See docs/security.md.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterable, Mapping
+from functools import lru_cache
+from typing import Any
+
+#: Recorded always: settings that change how a framework runs or what it sees; none holds a path or a secret.
+RECORDED_ENV: dict[str, str] = {
+    "CUDA_VISIBLE_DEVICES": "which NVIDIA GPUs CUDA programs see (changes every GPU figure)",
+    "CUDA_DEVICE_ORDER": "how CUDA numbers the GPUs (PCI bus order or fastest first)",
+    "NVIDIA_VISIBLE_DEVICES": "the GPUs a container runtime exposes",
+    "HIP_VISIBLE_DEVICES": "which AMD GPUs HIP programs see",
+    "ROCR_VISIBLE_DEVICES": "which AMD GPUs the ROCm runtime exposes",
+    "ZE_AFFINITY_MASK": "which Intel GPUs Level Zero exposes",
+    "ASCEND_VISIBLE_DEVICES": "which Ascend NPUs are visible",
+    "TPU_ACCELERATOR_TYPE": "the TPU type (e.g. v5litepod-8)",
+    "PJRT_DEVICE": "the PJRT device PyTorch/XLA uses",
+    "XLA_FLAGS": "XLA compiler flags (host device count, dumps); paths in it are scrubbed",
+    "XLA_PYTHON_CLIENT_PREALLOCATE": "whether JAX preallocates GPU memory",
+    "XLA_PYTHON_CLIENT_MEM_FRACTION": "the share of GPU memory JAX preallocates",
+    "JAX_PLATFORMS": "the backends JAX may use (cpu, cuda, tpu)",
+    "JAX_ENABLE_X64": "whether JAX computes in 64-bit by default",
+    "TF_CPP_MIN_LOG_LEVEL": "TensorFlow's C++ log level",
+    "TF_ENABLE_ONEDNN_OPTS": "whether TensorFlow uses oneDNN kernels on CPU (changes CPU figures)",
+    "TF_FORCE_GPU_ALLOW_GROWTH": "whether TensorFlow grows GPU memory instead of taking it all",
+    "KERAS_BACKEND": "the backend Keras 3 runs on",
+    "PYTORCH_ENABLE_MPS_FALLBACK": "whether PyTorch falls back to the CPU for ops MPS lacks",
+    "OMP_NUM_THREADS": "the OpenMP thread pool size (changes every CPU figure)",
+    "MKL_NUM_THREADS": "the MKL thread pool size",
+    "OPENBLAS_NUM_THREADS": "the OpenBLAS thread pool size",
+    "OPENBLAS_CORETYPE": "the CPU kernel OpenBLAS is forced to use",
+}
+#: Recorded only with --identify: paths that name the user or the host.
+IDENTIFYING_ENV: dict[str, str] = {
+    "CUDA_HOME": "the CUDA toolkit folder",
+    "CUDA_PATH": "the CUDA toolkit folder",
+    "LD_LIBRARY_PATH": "where shared libraries are looked up",
+    "VIRTUAL_ENV": "the active virtual environment",
+    "CONDA_PREFIX": "the active conda environment",
+    "CONDA_DEFAULT_ENV": "the conda environment's name",
+    "PYTHONPATH": "extra import folders",
+    "TPU_NAME": "the TPU's name (often the host's)",
+}
+#: Keys that identify the machine or its user; dropped from recorded evidence unless --identify.
+IDENTIFYING_KEYS = frozenset({"hostname", "host", "node", "nodename", "fqdn", "user", "username", "login", "uid",
+                              "home"})
+
+
+def recorded_env(environ: Mapping[str, str] | None = None, *, identify: bool = False) -> dict[str, str]:
+    """The environment variables a report may hold: exact names from the allow-lists above, sorted."""
+    env = os.environ if environ is None else environ
+    names: Iterable[str] = (*RECORDED_ENV, *(IDENTIFYING_ENV if identify else ()))
+    return {name: scrub_text(env[name]) if not identify else env[name] for name in sorted(names) if name in env}
+
+
+def _safe(fn: Callable[[], str]) -> str | None:
+    try:
+        return fn()
+    except Exception:  # noqa: BLE001 - no user name in some containers
+        return None
+
+
+@lru_cache(maxsize=1)
+def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
+    import getpass
+    import platform
+
+    pairs: list[tuple[re.Pattern[str], str]] = []
+    home = os.path.expanduser("~")
+    if home not in ("", "/", "~"):
+        pairs.append((re.compile(re.escape(home.rstrip("/")) + r"(?=/|\b|$)"), "~"))
+    # Anyone's home folder names a user, not only ours (a report may quote a colleague's path).
+    pairs.append((re.compile(r"/(?:home|Users)/[^/\s'\"]+"), "/home/<user>"))
+    for value, label in ((_safe(getpass.getuser), "<user>"), (platform.node(), "<host>")):
+        # A one- or two-letter name would blank out ordinary words, and "root"/"localhost" identify nobody.
+        if value and len(value) >= 3 and value not in ("root", "localhost"):
+            pairs.append((re.compile(r"(?<![\w.-])" + re.escape(value) + r"(?![\w-])"), label))
+    return tuple(pairs)
+
+
+def scrub_text(text: str) -> str:
+    """`text` with the home folder as `~` and any home folder, this user's and this host's names hidden."""
+    for pattern, label in _patterns():
+        text = pattern.sub(label, text)
+    return text
+
+
+def scrub(value: Any, *, drop_keys: bool = True) -> Any:
+    """Scrub every string in a JSON-like value; with `drop_keys`, drop identifying keys (host, user) too."""
+    if isinstance(value, dict):
+        return {scrub_text(k) if isinstance(k, str) else k: scrub(v, drop_keys=drop_keys)
+                for k, v in value.items() if not (drop_keys and str(k).lower() in IDENTIFYING_KEYS)}
+    if isinstance(value, list | tuple):
+        return [scrub(v, drop_keys=drop_keys) for v in value]
+    if isinstance(value, str):
+        return scrub_text(value)
+    return value

@@ -1,0 +1,121 @@
+"""The shape of a report's `probe` and `benchmarks` sections, exactly as strict as the code that reads them.
+
+The probe and bench JSON have many more fields than scoring, compare and the TUI use, and they grow; those
+extra fields are allowed. The fields the code does read are typed here, so a saved report whose `probe.cpu`
+is a number or whose `benchmarks.results` is a string fails validation with one line (file, field) instead of
+a traceback deep inside scoring. Numbers are finite by construction: JSON text has no NaN or Infinity.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Open(BaseModel):
+    """A section with more fields than the advisor reads: those are kept as they are."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class CpuShape(_Open):
+    """`probe.cpu`: what the machine summary and the hardware evidence read."""
+
+    model: str | None = None
+    arch: str | None = None
+    logical_cores: int | None = Field(default=None, ge=0)
+    usable_cores: int | None = Field(default=None, ge=0)
+
+
+class MemoryShape(_Open):
+    """`probe.memory`."""
+
+    total_bytes: int | None = Field(default=None, ge=0)
+
+
+class SoftwareShape(_Open):
+    """`probe.software`."""
+
+    os: str | None = None
+    python: str | None = None
+
+
+class GpuDeviceShape(_Open):
+    """One entry of `probe.gpus.devices`."""
+
+    name: str | None = None
+
+
+class GpusShape(_Open):
+    """`probe.gpus`."""
+
+    devices: list[GpuDeviceShape] | None = None
+
+
+class AcceleratorShape(_Open):
+    """One entry of `probe.accelerators` (tpu, rocm, mps, xpu, ascend)."""
+
+    present: bool | None = None
+    detail: str | None = None
+    devices: Any = None
+
+
+class FrameworkShape(_Open):
+    """One entry of `probe.frameworks`."""
+
+    installed: bool | None = None
+    outcome: str | None = None
+    accelerator_ok: bool | None = None
+
+
+class RequirementShape(_Open):
+    """One entry of `probe.requirements`."""
+
+    framework: str | None = None
+    ok: bool | None = None
+
+
+class ProbeShape(_Open):
+    """A report's `probe` section (schema fwadvisor.probe/1)."""
+
+    cpu: CpuShape | None = None
+    memory: MemoryShape | None = None
+    software: SoftwareShape | None = None
+    gpus: GpusShape | None = None
+    accelerators: dict[str, AcceleratorShape | None] | None = None
+    frameworks: dict[str, FrameworkShape] | None = None
+    requirements: list[RequirementShape] | None = None
+
+
+class ResultShape(_Open):
+    """One entry of `benchmarks.results`: a measurement."""
+
+    framework: str
+    device: str | None = None
+    benchmark: str
+    variant: str | None = None
+    metric: str | None = None
+    value: float | None = None
+    unit: str | None = None
+    median_s: float | None = None
+    iqr_s: float | None = None
+    pct_of_peak: float | None = None
+    warnings: list[str] | None = None
+
+
+class FailureShape(_Open):
+    """One entry of `benchmarks.failures`."""
+
+    framework: str
+    benchmark: str | None = None
+    device: str | None = None
+    outcome: str | None = None
+
+
+class BenchShape(_Open):
+    """A report's `benchmarks` section (schema fwadvisor.bench/1)."""
+
+    preset: str | None = None
+    results: list[ResultShape] | None = None
+    failures: list[FailureShape] | None = None

@@ -1,0 +1,25 @@
+"""Control characters from input never reach a terminal or a document raw: ESC, BEL, NUL and the rest are escaped."""
+
+from __future__ import annotations
+
+import re
+
+# C0 controls, DEL and C1 controls (U+0080-U+009F, which some terminals obey as ESC sequences too);
+# plus the Unicode line and paragraph separators, which would split a one-line error.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_KEEP_LAYOUT = frozenset("\n\t")
+
+
+def _escape(ch: str) -> str:
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def one_line(text: str) -> str:
+    """`text` safe for a one-line message: every control character (newlines too) written as `\\xNN`."""
+    return _CONTROL.sub(lambda m: _escape(m.group()), text)
+
+
+def printable(text: str) -> str:
+    """`text` safe for a terminal or a Markdown document: newlines and tabs kept, other controls escaped."""
+    return _CONTROL.sub(lambda m: m.group() if m.group() in _KEEP_LAYOUT else _escape(m.group()), text)
