@@ -320,6 +320,9 @@ def _recommend(
             steps.append(hint + ".")
     if top.installed and not bench:
         steps.append("Run `fwadvisor report` without --no-bench to blend measured performance into the ranking.")
+    if ev.machine_busy(bench):
+        steps.append("The benchmarks ran on a busy machine and are not used: run `fwadvisor report` again when it is "
+                     "quiet to blend measured performance in.")
     if sens.smallest is not None and sens.verdict != "tie":
         t = sens.smallest
         steps.append(
