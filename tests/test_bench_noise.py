@@ -127,3 +127,15 @@ def test_tables_read_well_at_80_columns(numpy_report: BenchReport) -> None:  # n
     for header in ("framework", "variant", "GFLOP/s", "±95%", "% peak", "workload", "compiled", "speed-up",
                    "compile s", "tensorflow", "block step"):
         assert header in text, header
+
+
+def test_a_report_on_a_busy_machine_says_so_instead_of_using_the_figures(kb) -> None:  # type: ignore[no-untyped-def]
+    from advisor.profile import Profile, resolve_profile
+    from advisor.scoring import assess
+
+    bench = _bench({"value": 100.0}, {"value": 10.0}, busy=True)  # a tenfold gap that must not count
+    got = assess(kb, resolve_profile(Profile(), kb), bench=bench)
+    assert any(w.code == "machine_busy" for w in got.warnings)
+    assert any("busy machine" in step for step in got.recommendation.next_steps)
+    perf = {b.framework: next(c for c in b.contributions if c.criterion == "performance") for b in got.ranking}
+    assert perf["jax"].measured_score is None and perf["pytorch"].measured_score is None

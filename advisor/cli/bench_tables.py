@@ -75,13 +75,15 @@ def render_measurements(rows: list[Any], title: str, peak: bool = False) -> Any:
     table.add_column(one_unit or "value", justify="right", no_wrap=True)
     if one_unit is None:
         table.add_column("unit")
-    table.add_column("±95%", justify="right", no_wrap=True)
+    with_ci = any(m.ci is not None for m in rows)
+    if with_ci:
+        table.add_column("±95%", justify="right", no_wrap=True)
     if peak:
         table.add_column("% peak", justify="right", no_wrap=True)
     table.add_column("notes", overflow="fold", min_width=12)
     for m in rows:
         cells = [m.framework, *([] if one_device else [m.device]), m.variant, fmt(m.value),
-                 *([] if one_unit else [m.unit]), _ci_pct(m)]
+                 *([] if one_unit else [m.unit]), *([_ci_pct(m)] if with_ci else [])]
         if peak:
             cells.append("–" if m.pct_of_peak is None else f"{m.pct_of_peak:.0f}%")
         cells.append("[yellow]" + "; ".join(short(w) for w in m.warnings) + "[/]" if m.warnings else "")

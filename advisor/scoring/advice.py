@@ -10,6 +10,7 @@ from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.schema import Hardware, Support
 from advisor.profile import ResolvedProfile
 from advisor.scoring.decision import BreakEven
+from advisor.scoring.evidence import machine_busy
 from advisor.scoring.explain import Breakdown
 from advisor.scoring.migration import MoveCost
 from advisor.scoring.sensitivity import Sensitivity
@@ -152,6 +153,9 @@ def recommend(
             steps.append(hint + ".")
     if top.installed and not bench:
         steps.append("Run `fwadvisor report` without --no-bench to blend measured performance into the ranking.")
+    if machine_busy(bench):
+        steps.append("The benchmarks ran on a busy machine and are not used: run `fwadvisor report` again when it is "
+                     "quiet to blend measured performance in.")
     for note in top.notes:
         if note.startswith("the team's serving stack") or "compute capability" in note or "NVIDIA GPU support" in note:
             steps.append(note[0].upper() + note[1:] + ".")

@@ -20,9 +20,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
                            "Measured: 82 s for NumPy + PyTorch + JAX + TensorFlow on a 2-core VM at load 7.5-8.5")
     size.add_argument("--standard", dest="preset", action="store_const", const="standard",
                       help="everything quick leaves out (transformer block, batch-1 latency, all-reduce, "
-                           "torch.compile of every model), more sizes, 3 rounds: several minutes on 2 cores")
+                           "torch.compile of every model), more sizes, 3 rounds. Measured: 7.9 min on that VM "
+                           "at load 10-12")
     size.add_argument("--thorough", dest="preset", action="store_const", const="thorough",
-                      help="the largest sizes and budgets, 5 rounds: tens of minutes on 2 cores")
+                      help="the largest sizes and budgets, 5 rounds (not measured on that VM; several times "
+                           "standard)")
     size.add_argument("--preset", dest="preset", choices=("test", "quick", "standard", "thorough"),
                       help="name the preset (test = tiny sizes, for checks)")
     parser.set_defaults(preset="quick")
