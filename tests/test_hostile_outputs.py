@@ -85,7 +85,8 @@ def test_report_from_json_holds_no_planted_secret(
 
     kb = load_knowledge(include_user=False)
     probe = json.loads((EVIDENCE / "probe_cpu_only.json").read_text())
-    probe["software"]["env"]["PROFILE_PATH_NOTE"] = f"{HOME}/work/profile.yaml"
+    probe["software"]["env"].update(SECRETS)  # as an older fwadvisor recorded them (by prefix)
+    probe["software"]["notes"] = f"{HOME}/work/profile.yaml"
     assessment = assess(kb, resolve_profile(Profile(), kb), probe=probe, bench=None, seed=0)
     report = build_report(assessment, kb, probe=probe, bench=None, profile_source=f"{HOME}/work/profile.yaml")
     assert report["profile"]["source"] == "~/work/profile.yaml"
