@@ -276,7 +276,7 @@ def read_json_file(path: str | Path) -> Any:
     """
     from advisor.jsonio import read_json
 
-    return read_json(path, ReportError, limit=MAX_REPORT_BYTES)
+    return read_json(path, ReportError, limit=MAX_REPORT_BYTES, lenient=True)  # NaN/Infinity read as null
 
 
 def classify(data: Any) -> tuple[str | None, str]:
