@@ -45,10 +45,18 @@ def _no_constant(name: str) -> float:
     raise ValueError(f"{name} is not JSON")
 
 
-def parse_json(text: str, source: str | Path, error: type[AdvisorError]) -> Any:
-    """Parse strict JSON (no NaN/Infinity), nested at most MAX_JSON_DEPTH deep; problems become `error`."""
+def _null_constant(_name: str) -> None:
+    return None
+
+
+def parse_json(text: str, source: str | Path, error: type[AdvisorError], *, lenient: bool = False) -> Any:
+    """Parse JSON nested at most MAX_JSON_DEPTH deep; problems become `error`.
+
+    NaN and Infinity (which Python writes but JSON lacks) are refused, or read as null with `lenient`
+    (team merge reads other machines' files leniently and names what it cannot use).
+    """
     try:
-        data = json.loads(text, parse_constant=_no_constant)
+        data = json.loads(text, parse_constant=_null_constant if lenient else _no_constant)
     except json.JSONDecodeError as exc:
         raise error(f"not valid JSON ({exc.msg}, column {exc.colno})", file=source, line=exc.lineno) from None
     except RecursionError:
@@ -60,6 +68,8 @@ def parse_json(text: str, source: str | Path, error: type[AdvisorError]) -> Any:
     return data
 
 
-def read_json(path: str | Path, error: type[AdvisorError], *, limit: int = MAX_REPORT_BYTES) -> Any:
+def read_json(
+    path: str | Path, error: type[AdvisorError], *, limit: int = MAX_REPORT_BYTES, lenient: bool = False
+) -> Any:
     """Read and parse a JSON file: regular files only, at most `limit` bytes (checked before reading)."""
-    return parse_json(read_input_text(path, error, limit=limit), path, error)
+    return parse_json(read_input_text(path, error, limit=limit), path, error, lenient=lenient)

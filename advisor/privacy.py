@@ -71,18 +71,22 @@ def _safe(fn: Callable[[], str]) -> str | None:
         return None
 
 
-@lru_cache(maxsize=1)
 def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
     import getpass
     import platform
 
+    # Read each time (cheap), compiled once per distinct value: tests and long sessions may change HOME.
+    return _compiled(os.path.expanduser("~"), _safe(getpass.getuser), platform.node())
+
+
+@lru_cache(maxsize=8)
+def _compiled(home: str, user: str | None, host: str) -> tuple[tuple[re.Pattern[str], str], ...]:
     pairs: list[tuple[re.Pattern[str], str]] = []
-    home = os.path.expanduser("~")
     if home not in ("", "/", "~"):
         pairs.append((re.compile(re.escape(home.rstrip("/")) + r"(?=/|\b|$)"), "~"))
     # Anyone's home folder names a user, not only ours (a report may quote a colleague's path).
     pairs.append((re.compile(r"/(?:home|Users)/[^/\s'\"]+"), "/home/<user>"))
-    for value, label in ((_safe(getpass.getuser), "<user>"), (platform.node(), "<host>")):
+    for value, label in ((user, "<user>"), (host, "<host>")):
         # A one- or two-letter name would blank out ordinary words, and "root"/"localhost" identify nobody.
         if value and len(value) >= 3 and value not in ("root", "localhost"):
             pairs.append((re.compile(r"(?<![\w.-])" + re.escape(value) + r"(?![\w-])"), label))
@@ -96,10 +100,20 @@ def scrub_text(text: str) -> str:
     return text
 
 
+def _env_record(key: Any, value: Any) -> bool:
+    return key == "env" and isinstance(value, dict) and all(isinstance(v, str) for v in value.values())
+
+
 def scrub(value: Any, *, drop_keys: bool = True) -> Any:
-    """Scrub every string in a JSON-like value; with `drop_keys`, drop identifying keys (host, user) too."""
+    """Scrub every string in a JSON-like value; with `drop_keys`, drop identifying keys (host, user) too.
+
+    An `env` mapping (probe `software.env`, bench `environment.env`) keeps only `RECORDED_ENV` names, so a report
+    saved by an older fwadvisor that recorded by prefix does not carry `TF_VAR_*` on when it is re-scored.
+    """
     if isinstance(value, dict):
-        return {scrub_text(k) if isinstance(k, str) else k: scrub(v, drop_keys=drop_keys)
+        return {scrub_text(k) if isinstance(k, str) else k:
+                scrub({n: e for n, e in v.items() if n in RECORDED_ENV} if _env_record(k, v) else v,
+                      drop_keys=drop_keys)
                 for k, v in value.items() if not (drop_keys and str(k).lower() in IDENTIFYING_KEYS)}
     if isinstance(value, list | tuple):
         return [scrub(v, drop_keys=drop_keys) for v in value]

@@ -359,3 +359,16 @@ def test_an_escape_in_a_yaml_key_is_escaped_in_the_error(tmp_path: Path, capsys:
     path.write_text(yaml.safe_dump({"weights": {"performance": 1, "evil\x1b]0;title\x07": 2}}))
     code, _, err = run_cli(["profile", "check", str(path)], capsys)
     assert_one_line_error(code, err, "\\x1b]0;title\\x07")
+
+
+def test_report_preset_is_checked_before_the_probe(capsys: pytest.CaptureFixture[str]) -> None:
+    from advisor.evidence.bench import PRESETS
+
+    with pytest.raises(SystemExit) as info:  # argparse's own usage error: exit 2, before any probe
+        main(["report", "--preset", "bogus"])
+    assert info.value.code == 2 and "invalid choice" in capsys.readouterr().err
+    from advisor.cli import build_parser
+
+    report = build_parser()._subparsers._group_actions[0].choices["report"]  # type: ignore[union-attr]  # noqa: SLF001
+    preset = next(a for a in report._actions if a.dest == "preset")  # noqa: SLF001
+    assert tuple(preset.choices or ()) == PRESETS

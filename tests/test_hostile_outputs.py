@@ -85,7 +85,8 @@ def test_report_from_json_holds_no_planted_secret(
 
     kb = load_knowledge(include_user=False)
     probe = json.loads((EVIDENCE / "probe_cpu_only.json").read_text())
-    probe["software"]["env"]["PROFILE_PATH_NOTE"] = f"{HOME}/work/profile.yaml"
+    probe["software"]["env"].update(SECRETS)  # as an older fwadvisor recorded them (by prefix)
+    probe["software"]["notes"] = f"{HOME}/work/profile.yaml"
     assessment = assess(kb, resolve_profile(Profile(), kb), probe=probe, bench=None, seed=0)
     report = build_report(assessment, kb, probe=probe, bench=None, profile_source=f"{HOME}/work/profile.yaml")
     assert report["profile"]["source"] == "~/work/profile.yaml"
@@ -201,17 +202,24 @@ def test_a_failed_write_keeps_the_document(tmp_path: Path, capsys: pytest.Captur
     assert len(kept) == 1 and json.loads(kept[0].read_text()) == {"measured": 1}
 
 
-def test_temp_file_is_removed_on_systemexit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # SIGTERM becomes SystemExit (advisor.evidence.child's handler): the interrupted write leaves no temp file.
+def test_temp_file_is_removed_on_sigterm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A real SIGTERM mid-write, with the handler that turns it into SystemExit: old file kept, no temp left."""
+    import signal
+
     target = tmp_path / "keep.json"
     target.write_text("old")
 
-    def boom(*_: Any) -> None:
-        raise SystemExit(143)
+    def to_exit(signum: int, _frame: Any) -> None:
+        raise SystemExit(128 + signum)
 
-    monkeypatch.setattr(os, "fsync", boom)
-    with pytest.raises(SystemExit):
-        atomic_write_text(target, "new")
+    previous = signal.signal(signal.SIGTERM, to_exit)
+    # The signal arrives while the temp file is open and unrenamed (between the write and the rename).
+    monkeypatch.setattr(os, "fsync", lambda _fd: os.kill(os.getpid(), signal.SIGTERM))
+    try:
+        with pytest.raises(SystemExit):
+            atomic_write_text(target, "new")
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     assert target.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["keep.json"]
 
 

@@ -13,7 +13,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """Flags: evidence (--preset, --no-bench, --from-json), profile (--profile, --scenario), output."""
     parser.add_argument("--profile", metavar="FILE", help="profile YAML (default: the default scenario)")
     parser.add_argument("--scenario", metavar="ID", help="scenario preset (overrides the profile's)")
-    parser.add_argument("--preset", default="quick", help="benchmark preset (default: quick)")
+    # The same names as advisor.evidence.bench.PRESETS (not imported: the CLI parser stays light at start-up).
+    parser.add_argument("--preset", default="quick", choices=("test", "quick", "standard", "thorough"),
+                        help="benchmark preset (default: quick); refused before the probe runs when unknown")
     parser.add_argument("--no-bench", action="store_true", help="skip the benchmarks (the probe still runs)")
     parser.add_argument("--fresh", action="store_true", help="probe the frameworks again (do not use the probe cache)")
     parser.add_argument(
