@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import Path
@@ -13,6 +14,8 @@ from advisor.errors import ProfileError
 from advisor.knowledge.schema import CC, Constraints, Hardware, Id, Os
 from advisor.limits import FiniteJudgement, FiniteWeight
 from advisor.yamlio import line_of, load_yaml_file, load_yaml_text
+
+_UNION_TAG = re.compile(r"[A-Za-z_][\w.]*\[.*\]")
 
 
 class _Model(BaseModel):
@@ -171,7 +174,8 @@ def parse_profile(raw: Any, source: str | Path = "<profile>") -> Profile:
         loc = [
             p
             for p in err["loc"]
-            if not (isinstance(p, str) and (p.startswith("function-") or p.startswith("[") or "[" in p))
+            # pydantic's tags for a union member ("list[str]", "function-after[...]") are not the user's keys
+            if not (isinstance(p, str) and (p.startswith(("function-", "[")) or _UNION_TAG.fullmatch(p)))
         ]
         msg = err["msg"]
         if err["type"] == "extra_forbidden":
