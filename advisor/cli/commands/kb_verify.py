@@ -32,7 +32,11 @@ def run_verify(kb: Any, args: argparse.Namespace) -> int:
             print(f"\rpip queries: {done}/{total}", end="" if done < total else "\n", file=sys.stderr, flush=True)
 
     result = verify_knowledge(
-        kb, frameworks=args.frameworks or None, pip=Pip(timeout=args.timeout), workers=args.jobs, on_done=progress
+        kb,
+        frameworks=args.frameworks or None,
+        pip=Pip(python=args.python or sys.executable, timeout=args.timeout),
+        workers=args.jobs,
+        on_done=progress,
     )
     code = int(ExitCode.FAILURE) if result.drift_count else int(ExitCode.OK)
     if args.json:

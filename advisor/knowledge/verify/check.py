@@ -154,13 +154,14 @@ def _judge_distribution(claim: DistributionClaim, results: dict[Job, PipResult])
 
 
 def _judge_requires_python(claim: DistributionClaim, found: str | None, res: PipResult) -> list[Drift]:
+    claimed = claim.requires_python or ""
     try:
-        same = SpecifierSet(claim.requires_python) == SpecifierSet(found or "")
+        same = SpecifierSet(claimed) == SpecifierSet(found or "")
     except InvalidSpecifier:
-        same = claim.requires_python.replace(" ", "") == (found or "").replace(" ", "")
+        same = claimed.replace(" ", "") == (found or "").replace(" ", "")
     if same:
         return []
-    return [Drift("requires_python", claim.name, None, claim.requires_python, found or "(none)", _show(res))]
+    return [Drift("requires_python", claim.name, None, claimed or "(none)", found or "(none)", _show(res))]
 
 
 def _install_job(claim: InstallClaim) -> Job | str:

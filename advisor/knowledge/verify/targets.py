@@ -72,16 +72,16 @@ class Target:
         return True
 
 
-def lowest_python(requires_python: str) -> str:
+def lowest_python(requires_python: str | None) -> str:
     """The lowest 3.x a Requires-Python admits (pure-Python wheels are checked there); 3.10 if unbounded."""
-    spec = SpecifierSet(requires_python)
+    spec = SpecifierSet(requires_python or "")
     for minor in range(8, 20):
         if spec.contains(f"3.{minor}.0", prereleases=True) or spec.contains(f"3.{minor}.99"):
             return f"3.{minor}"
     return "3.10"
 
 
-def target(platform: WheelPlatform, tag: str, requires_python: str) -> Target:
+def target(platform: WheelPlatform, tag: str, requires_python: str | None) -> Target:
     """The target for a claimed tag; `py3` takes its Python version from Requires-Python."""
     m = re.fullmatch(r"cp3(\d+)t?", tag)
     version = f"3.{m.group(1)}" if m else lowest_python(requires_python)
