@@ -58,6 +58,8 @@ def run_verify(kb: Any, args: argparse.Namespace) -> int:
             console.print(table)
         for line in verdict.unchecked:
             console.print(f"  [dim]not checked (no claim): {line}[/]")
+        for note in verdict.notes:
+            console.print(f"  [dim]{note}[/]")
     summary = f"{result.drift_count} drift" if result.drift_count else "no drift"
     console.print(f"{summary} in {len(result.frameworks)} frameworks (pip {result.pip_version})")
     return code
