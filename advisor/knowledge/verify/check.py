@@ -16,7 +16,7 @@ from advisor.errors import IndexUnreachableError, UsageError
 from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.schema import DistributionClaim, Framework, InstallClaim
 from advisor.knowledge.verify.lines import install_lines, parse_install_line
-from advisor.knowledge.verify.pip import MIN_PIP, Pip, PipResult
+from advisor.knowledge.verify.pip import MIN_PIP, Pip, PipResult, redact
 from advisor.knowledge.verify.targets import Target, host_platform, lowest_python, target
 
 #: Documented in docs/knowledge.md ("kb verify --json").
@@ -38,8 +38,8 @@ class Drift:
     command: str  # the pip command that found it (URLs redacted)
 
     def to_json(self) -> dict[str, Any]:
-        """JSON form (see docs/knowledge.md)."""
-        return dict(self.__dict__)
+        """JSON form (see docs/knowledge.md); an install line's own index URL is shown as `<url>`."""
+        return dict(self.__dict__) | {"subject": redact(self.subject)}
 
 
 @dataclass
@@ -235,7 +235,7 @@ def _judge_framework(fw: Framework, results: dict[Job, PipResult]) -> FrameworkV
         verdict.drift += _judge_distribution(dist, results)
     known = install_lines(fw)
     claimed_lines = {c.line.strip() for c in claims.installs}
-    verdict.unchecked = [line for line in known if line not in claimed_lines]
+    verdict.unchecked = [redact(line) for line in known if line not in claimed_lines]  # no index host
     for inst in claims.installs:
         verdict.checks += 1
         if inst.line.strip() not in known:
