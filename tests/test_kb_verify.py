@@ -17,7 +17,9 @@ import pytest
 import yaml
 
 from advisor.knowledge import load_knowledge
+from advisor.knowledge.schema import WheelPlatform
 from advisor.knowledge.verify import Pip, verify_knowledge
+from advisor.knowledge.verify.targets import host_platform
 
 ROOT = Path(__file__).resolve().parent.parent
 CORE_TAGS = {  # fwcore 1.1.0: no Linux aarch64 wheel (1.0.0 had one)
@@ -26,6 +28,9 @@ CORE_TAGS = {  # fwcore 1.1.0: no Linux aarch64 wheel (1.0.0 had one)
     "1.0.0": ["cp313-cp313-manylinux_2_28_x86_64", "cp313-cp313-manylinux_2_28_aarch64"],
 }
 INSTALL_LINE = 'pip install -U "fwpure[plugin]"'
+#: pip resolves dependencies (markers) only for the machine it runs on: the install claim is for this one.
+HOST = (host_platform() or WheelPlatform.LINUX_X86_64).value
+OTHER = next(p.value for p in WheelPlatform if p.value not in (HOST, "any"))
 
 
 def _wheel(folder: Path, name: str, version: str, tag: str, requires_python: str, deps: tuple[str, ...] = (),
@@ -75,7 +80,7 @@ CLAIMS: dict[str, Any] = {
          "sources": ["pkg:pypi/fwpure"], "as_of": "2026-12-03"},
     ],
     "installs": [
-        {"line": INSTALL_LINE, "platform": "linux_x86_64", "python": "cp313",
+        {"line": INSTALL_LINE, "platform": HOST, "python": "cp313",
          "resolves": {"fwpure": "1.9", "fwplugin": "1.9"}, "sources": ["pkg:pypi/fwpure"], "as_of": "2026-12-03"},
     ],
 }
@@ -136,10 +141,13 @@ def test_stale_claims_are_drift(tmp_path: Path, pip_env: dict[str, str]) -> None
     core["wheels"]["windows_amd64"] = []  # there is one
     pure["requires_python"] = ">=3.10"  # the wheel says >=3.11
     claims["installs"][0]["resolves"] = {"fwpure": "2.0"}  # the pinned plugin does not exist: pip backtracks
+    # On another platform only the named distribution is checked (no backtracking without dependencies).
+    claims["installs"].append(copy.deepcopy(claims["installs"][0]) | {"platform": OTHER, "resolves": {"fwpure": "2.0",
+                                                                                       "fwplugin": "2.0"}})
     result = _verify(tmp_path, claims)
     drift = {(d.kind, d.subject, d.target): d for d in result.frameworks["jax"].drift}
     assert set(drift) == {("latest", "fwcore", None), ("wheel", "fwcore", "linux_aarch64/cp313"),
-                          ("requires_python", "fwpure", None), ("install", INSTALL_LINE, "linux_x86_64/cp313"),
+                          ("requires_python", "fwpure", None), ("install", INSTALL_LINE, f"{HOST}/cp313"),
                           ("wheel", "fwcore", "macos_arm64/cp313t"), ("wheel", "fwcore", "windows_amd64/cp313")}
     latest = drift["latest", "fwcore", None]
     assert (latest.claimed, latest.found) == ("1.0.0", "1.1.0")
@@ -147,7 +155,9 @@ def test_stale_claims_are_drift(tmp_path: Path, pip_env: dict[str, str]) -> None
     assert str(ROOT) not in latest.command and "file:" not in latest.command  # no index location in the output
     assert "1.0.0" in drift["wheel", "fwcore", "linux_aarch64/cp313"].found
     assert drift["requires_python", "fwpure", None].found == ">=3.11"
-    assert drift["install", INSTALL_LINE, "linux_x86_64/cp313"].found == "fwpure 1.9"
+    assert drift["install", INSTALL_LINE, f"{HOST}/cp313"].found == "fwpure 1.9"
+    notes = result.frameworks["jax"].notes
+    assert len(notes) == 1 and "fwplugin not checked" in notes[0] and OTHER in notes[0]
     assert result.to_json()["status"] == "drift"
 
 

@@ -153,7 +153,8 @@ class DistributionClaim(Model):
 
     name: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$", max_length=100)]
     latest: Version  # the newest final release on the index
-    requires_python: Annotated[str, StringConstraints(min_length=1, max_length=100)]  # as in the wheel's metadata
+    #: As in the wheel's metadata; null where the wheel declares none.
+    requires_python: Annotated[str, StringConstraints(min_length=1, max_length=100)] | None
     #: Python tags with a wheel at `latest`, per platform; an empty list claims that no wheel exists there.
     wheels: dict[WheelPlatform, list[PythonTag]] = Field(min_length=1)
     sources: Sources  # the Package URL (`pkg:pypi/NAME`) at least

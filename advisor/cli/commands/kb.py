@@ -29,6 +29,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     ver.add_argument("--json", action="store_true", help="print JSON on stdout (shape: docs/knowledge.md)")
     ver.add_argument("--jobs", type=int, default=4, metavar="N", help="pip processes at a time (default 4)")
     ver.add_argument("--timeout", type=float, default=300.0, metavar="S", help="seconds per pip call (default 300)")
+    ver.add_argument(
+        "--python", metavar="PATH", help="the Python whose pip asks the index (default: the one running fwadvisor)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -23,6 +23,7 @@ def short_command(command: str) -> str:
 def run_verify(kb: Any, args: argparse.Namespace) -> int:
     """Exit 0 without drift, 1 with drift; the core raises IndexUnreachableError (exit 2) when no index answers."""
     from advisor.knowledge.verify import Pip, verify_knowledge
+    from advisor.knowledge.verify.pip import redact
 
     if args.jobs < 1 or args.timeout <= 0:
         raise UsageError("--jobs and --timeout must be positive", field="jobs" if args.jobs < 1 else "timeout")
@@ -32,7 +33,11 @@ def run_verify(kb: Any, args: argparse.Namespace) -> int:
             print(f"\rpip queries: {done}/{total}", end="" if done < total else "\n", file=sys.stderr, flush=True)
 
     result = verify_knowledge(
-        kb, frameworks=args.frameworks or None, pip=Pip(timeout=args.timeout), workers=args.jobs, on_done=progress
+        kb,
+        frameworks=args.frameworks or None,
+        pip=Pip(python=args.python or sys.executable, timeout=args.timeout),
+        workers=args.jobs,
+        on_done=progress,
     )
     code = int(ExitCode.FAILURE) if result.drift_count else int(ExitCode.OK)
     if args.json:
@@ -50,10 +55,12 @@ def run_verify(kb: Any, args: argparse.Namespace) -> int:
             for col in ("kind", "subject", "target", "claimed", "found", "pip command"):
                 table.add_column(col, overflow="fold")
             for d in verdict.drift:
-                table.add_row(d.kind, d.subject, d.target or "", d.claimed, d.found, short_command(d.command))
+                table.add_row(d.kind, redact(d.subject), d.target or "", d.claimed, d.found, short_command(d.command))
             console.print(table)
         for line in verdict.unchecked:
             console.print(f"  [dim]not checked (no claim): {line}[/]")
+        for note in verdict.notes:
+            console.print(f"  [dim]{note}[/]")
     summary = f"{result.drift_count} drift" if result.drift_count else "no drift"
     console.print(f"{summary} in {len(result.frameworks)} frameworks (pip {result.pip_version})")
     return code

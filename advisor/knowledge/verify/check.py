@@ -7,15 +7,17 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from advisor.errors import IndexUnreachableError, UsageError
 from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.schema import DistributionClaim, Framework, InstallClaim
 from advisor.knowledge.verify.lines import install_lines, parse_install_line
-from advisor.knowledge.verify.pip import MIN_PIP, Pip, PipResult
-from advisor.knowledge.verify.targets import Target, lowest_python, target
+from advisor.knowledge.verify.pip import MIN_PIP, Pip, PipResult, redact
+from advisor.knowledge.verify.targets import Target, host_platform, lowest_python, target
 
 #: Documented in docs/knowledge.md ("kb verify --json").
 JSON_SCHEMA_ID = "fwadvisor.kb_verify/1"
@@ -36,8 +38,8 @@ class Drift:
     command: str  # the pip command that found it (URLs redacted)
 
     def to_json(self) -> dict[str, Any]:
-        """JSON form (see docs/knowledge.md)."""
-        return dict(self.__dict__)
+        """JSON form (see docs/knowledge.md); an install line's own index URL is shown as `<url>`."""
+        return dict(self.__dict__) | {"subject": redact(self.subject)}
 
 
 @dataclass
@@ -48,6 +50,7 @@ class FrameworkVerdict:
     checks: int = 0
     drift: list[Drift] = field(default_factory=list)
     unchecked: list[str] = field(default_factory=list)  # install lines of the knowledge that no claim covers
+    notes: list[str] = field(default_factory=list)  # parts of claims that could not be checked from here
 
     def to_json(self) -> dict[str, Any]:
         """JSON form (see docs/knowledge.md)."""
@@ -55,6 +58,7 @@ class FrameworkVerdict:
             "checks": self.checks,
             "drift": [d.to_json() for d in self.drift],
             "unchecked_install_lines": list(self.unchecked),
+            "notes": list(self.notes),
         }
 
 
@@ -154,13 +158,14 @@ def _judge_distribution(claim: DistributionClaim, results: dict[Job, PipResult])
 
 
 def _judge_requires_python(claim: DistributionClaim, found: str | None, res: PipResult) -> list[Drift]:
+    claimed = claim.requires_python or ""
     try:
-        same = SpecifierSet(claim.requires_python) == SpecifierSet(found or "")
+        same = SpecifierSet(claimed) == SpecifierSet(found or "")
     except InvalidSpecifier:
-        same = claim.requires_python.replace(" ", "") == (found or "").replace(" ", "")
+        same = claimed.replace(" ", "") == (found or "").replace(" ", "")
     if same:
         return []
-    return [Drift("requires_python", claim.name, None, claim.requires_python, found or "(none)", _show(res))]
+    return [Drift("requires_python", claim.name, None, claimed or "(none)", found or "(none)", _show(res))]
 
 
 def _install_job(claim: InstallClaim) -> Job | str:
@@ -170,16 +175,37 @@ def _install_job(claim: InstallClaim) -> Job | str:
     except ValueError as exc:
         return str(exc)
     tgt = target(claim.platform, claim.python, ">=3")
-    return (line.requirements, (*tgt.pip_flags(), *line.options), True)
+    # pip evaluates dependency markers (platform_system == "Linux") for this machine, not for --platform:
+    # another platform's dependencies cannot be resolved here, so only the named requirements are checked.
+    deps = claim.platform is host_platform()
+    return (line.requirements, (*tgt.pip_flags(), *line.options), deps)
 
 
-def _judge_install(claim: InstallClaim, res: PipResult) -> list[Drift]:
+def _named(requirements: Iterable[str]) -> set[str]:
+    out: set[str] = set()
+    for req in requirements:
+        try:
+            out.add(canonicalize_name(Requirement(req).name))
+        except InvalidRequirement:
+            continue
+    return out
+
+
+def _judge_install(claim: InstallClaim, job: Job, res: PipResult, notes: list[str]) -> list[Drift]:
     label = f"{claim.platform.value}/{claim.python}"
     if not res.ok:
         return [Drift("install", claim.line, label, _pins(claim.resolves), f"does not resolve: {res.error}",
                       _show(res))]
     drift = []
-    for dist, version in claim.resolves.items():
+    resolves = claim.resolves
+    if not job[2]:
+        named = _named(job[0])
+        skipped = [d for d in resolves if canonicalize_name(d) not in named]
+        if skipped:
+            notes.append(f"{claim.line} on {label}: {', '.join(skipped)} not checked (dependencies of another "
+                         "platform cannot be resolved on this machine)")
+        resolves = {d: v for d, v in resolves.items() if canonicalize_name(d) in named}
+    for dist, version in resolves.items():
         hit = res.get(dist)
         got = hit.version if hit else "not installed by this line"
         if hit is None or _version(hit.version) != _version(version):
@@ -209,7 +235,7 @@ def _judge_framework(fw: Framework, results: dict[Job, PipResult]) -> FrameworkV
         verdict.drift += _judge_distribution(dist, results)
     known = install_lines(fw)
     claimed_lines = {c.line.strip() for c in claims.installs}
-    verdict.unchecked = [line for line in known if line not in claimed_lines]
+    verdict.unchecked = [redact(line) for line in known if line not in claimed_lines]  # no index host
     for inst in claims.installs:
         verdict.checks += 1
         if inst.line.strip() not in known:
@@ -220,7 +246,7 @@ def _judge_framework(fw: Framework, results: dict[Job, PipResult]) -> FrameworkV
         if isinstance(job, str):
             verdict.drift.append(Drift("install", inst.line, None, _pins(inst.resolves), f"cannot check: {job}", ""))
             continue
-        verdict.drift += _judge_install(inst, results[job])
+        verdict.drift += _judge_install(inst, job, results[job], verdict.notes)
     return verdict
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import platform as _platform
 import re
+import sys
 from dataclasses import dataclass
 
 from packaging.specifiers import SpecifierSet
@@ -72,17 +74,28 @@ class Target:
         return True
 
 
-def lowest_python(requires_python: str) -> str:
+def lowest_python(requires_python: str | None) -> str:
     """The lowest 3.x a Requires-Python admits (pure-Python wheels are checked there); 3.10 if unbounded."""
-    spec = SpecifierSet(requires_python)
+    spec = SpecifierSet(requires_python or "")
     for minor in range(8, 20):
         if spec.contains(f"3.{minor}.0", prereleases=True) or spec.contains(f"3.{minor}.99"):
             return f"3.{minor}"
     return "3.10"
 
 
-def target(platform: WheelPlatform, tag: str, requires_python: str) -> Target:
+def target(platform: WheelPlatform, tag: str, requires_python: str | None) -> Target:
     """The target for a claimed tag; `py3` takes its Python version from Requires-Python."""
     m = re.fullmatch(r"cp3(\d+)t?", tag)
     version = f"3.{m.group(1)}" if m else lowest_python(requires_python)
     return Target(platform, tag, version)
+
+
+def host_platform() -> WheelPlatform | None:
+    """This machine's platform: pip evaluates dependency markers for it, whatever --platform says."""
+    machine = _platform.machine().lower()
+    table = {
+        ("linux", "x86_64"): WheelPlatform.LINUX_X86_64, ("linux", "aarch64"): WheelPlatform.LINUX_AARCH64,
+        ("darwin", "arm64"): WheelPlatform.MACOS_ARM64, ("darwin", "x86_64"): WheelPlatform.MACOS_X86_64,
+        ("win32", "amd64"): WheelPlatform.WINDOWS_AMD64,
+    }
+    return table.get((sys.platform, machine))
