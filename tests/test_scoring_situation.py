@@ -77,10 +77,17 @@ def test_windows_without_wsl_excludes_frameworks_without_native_gpu(kb) -> None:
     assert "pytorch" in {b.framework for b in a.ranking}
 
 
-def test_python_version_outside_the_wheels_excludes(kb) -> None:  # type: ignore[no-untyped-def]
-    a = _assess(kb, "environment: {python: '3.9'}\n")
-    why = {e.framework: " ".join(e.reasons) for e in a.exclusions}
-    assert "pytorch" in why and "Python 3.9" in why["pytorch"]
+def test_python_outside_the_current_wheels_is_a_warning_not_an_exclusion(kb) -> None:  # type: ignore[no-untyped-def]
+    # python_versions is the newest release's: an older release (or a newer Python) is the way out, so the
+    # framework stays a candidate and the report says what to do.
+    old = _assess(kb, "environment: {python: '3.9'}\n")
+    assert "pytorch" in {b.framework for b in old.ranking}
+    warned = {w.framework: w.message for w in old.warnings if w.code == "python_version"}
+    assert "needs Python 3.11 or newer" in warned["pytorch"] and "pin an older PyTorch" in warned["pytorch"]
+    assert "paddlepaddle" not in warned  # its wheels include 3.9
+    new = _assess(kb, "environment: {python: '3.15'}\n")
+    warned = {w.framework: w.message for w in new.warnings if w.code == "python_version"}
+    assert "no wheels for Python 3.15 yet" in warned["mindspore"] and "pytorch" not in warned
 
 
 def test_domains_weight_the_ecosystem_criterion(kb) -> None:  # type: ignore[no-untyped-def]

@@ -19,7 +19,7 @@ from advisor.scoring.constraints import Exclusion, apply_constraints
 from advisor.scoring.decision import BreakEven, break_even
 from advisor.scoring.domains import domain_ecosystem
 from advisor.scoring.explain import Breakdown, Contribution, blend, on_grid, total_of
-from advisor.scoring.fleet import nvidia_finding, team_fleet
+from advisor.scoring.fleet import nvidia_finding, python_finding, team_fleet
 from advisor.scoring.mcda import rank_order, topsis
 from advisor.scoring.migration import MoveCost, move_cost
 from advisor.scoring.sensitivity import DEFAULT_DRAWS, Sensitivity, analyse
@@ -139,6 +139,9 @@ def assess(
         if floor is not None:
             notes.append(floor.message)
             warnings.append(Warning_("hardware", f"{fid}: {floor.message}", fid))
+        if python := python_finding(kb, fid, resolved.profile):
+            notes.append(python)
+            warnings.append(Warning_("python_version", python, fid))
         cost = move_cost(kb, fid, resolved.profile)
         if cost is not None and cost.pairs:
             costs[fid] = cost

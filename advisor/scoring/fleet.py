@@ -73,19 +73,38 @@ class _NoSteward:
 
 
 def platform_reasons(kb: KnowledgeBase, framework: str, profile: Profile) -> list[str]:
-    """Why `framework` cannot serve the team's operating systems or Python version (empty: it can, or unknown)."""
+    """Why `framework` cannot serve the team's operating systems (empty: it can, or unknown)."""
     reasons: list[str] = []
     steward = kb.stewardship.get(framework)
-    name = kb.frameworks[framework].name
     for os_id in profile.environment.os:
         status = steward.os.get(os_id) if steward else None
         if status is Support.NONE:
             reasons.append(f"does not run natively on {os_id.value} (knowledge base)")
+    return reasons
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in text.split(".") if x.isdigit())
+
+
+def python_finding(kb: KnowledgeBase, framework: str, profile: Profile) -> str | None:
+    """What the team's Python means for `framework`'s current release (None: it has wheels for it, or unknown).
+
+    A warning, never an exclusion: `python_versions` describes the newest release only, an older release
+    may support the team's Python (JAX 0.10 runs on 3.11 while 0.12 needs 3.12), and a project's Python is
+    far cheaper to change than its framework.
+    """
     python = profile.environment.python
     versions = kb.frameworks[framework].python_versions
-    if python and versions and python not in versions:
-        reasons.append(f"{name} has no wheels for Python {python} (knowledge base: {', '.join(versions)})")
-    return reasons
+    if not python or not versions or python in versions:
+        return None
+    name = kb.frameworks[framework].name
+    low, high = min(versions, key=_version), max(versions, key=_version)
+    if _version(python) < _version(low):
+        return (f"{name}'s current release needs Python {low} or newer (the team's is {python}): upgrade "
+                f"Python, or pin an older {name} release and lose what came since")
+    return (f"{name}'s current release has no wheels for Python {python} yet (newest: {high}): use Python "
+            f"{high} for it until they ship")
 
 
 def os_gpu(kb: KnowledgeBase, framework: str, profile: Profile) -> FloorFinding | None:
