@@ -194,3 +194,32 @@ def test_team_answers_are_saved_and_resumed_and_a_bad_number_shows_one_line(kb: 
 
     run(first())
     run(again())
+
+
+def test_a_loaded_profile_passes_through_the_walk_unchanged(kb: Any) -> None:
+    """What the step does not show (domain weights, fleet, licences) is kept, so an export loses nothing."""
+    from advisor.profile import parse_profile, profile_to_json
+    from advisor.tui import core
+    from advisor.tui.data.answers import apply_answers, walk_answers
+    from advisor.tui.data.state import Walk
+
+    domains = list(kb.domains)[:2]
+    raw = {
+        "scenario": next(iter(kb.scenarios)),
+        "team": {"current": ["tensorflow", "pytorch"], "experience": {"tensorflow": "expert"}, "size": 4},
+        "codebase": {"size": "small", "by_framework": {"tensorflow": 30.0, "pytorch": 5.0}},
+        "domains": {domains[0]: 2.0, domains[1]: 1.0},
+        "serving": [next(iter(kb.serving))],
+        "environment": {"os": ["linux"], "python": "3.12"},
+        "fleet": [{"hardware": "nvidia_cuda", "model": "V100", "compute_capability": "7.0", "count": 16}],
+        "weights": {"performance": 5.0},
+        "constraints": {"licenses": ["Apache-2.0"], "maintainer_jurisdictions": ["US"], "multi_backend": True},
+    }
+    raw["team"]["horizon_months"] = 36.0
+    walk = Walk()
+    apply_answers(walk, core.answers_from_profile(parse_profile(raw)))
+    again = walk_answers(walk, kb)
+    again["weights"] = {"performance": 5.0}  # the walk fills in the criteria nobody weighted
+    exported = profile_to_json(core.build_profile(again))
+    exported["team"]["experience"].pop("pytorch")  # the walk states the default level it shows
+    assert exported == profile_to_json(parse_profile(raw))

@@ -132,6 +132,8 @@ def profile_raw(answers: dict[str, Any]) -> dict[str, Any]:
         team["experience"] = {fid: by.get(fid, level) for fid in current if by.get(fid, level)}
     if answers.get("team_size") is not None:
         team["size"] = answers["team_size"]
+    if answers.get("horizon_months") not in (None, 24.0):
+        team["horizon_months"] = answers["horizon_months"]
     codebase: dict[str, Any] = {"size": answers.get("codebase_size") or "none"}
     kloc = {f: v for f, v in (answers.get("kloc_by") or {}).items() if f in current}
     if kloc:
@@ -139,9 +141,10 @@ def profile_raw(answers: dict[str, Any]) -> dict[str, Any]:
     raw: dict[str, Any] = {"team": team, "codebase": codebase}
     if answers.get("scenario"):
         raw["scenario"] = answers["scenario"]
-    for key in ("domains", "serving"):
+    for key in ("domains", "serving", "fleet"):
         if answers.get(key):
-            raw[key] = list(answers[key])
+            value = answers[key]
+            raw[key] = dict(value) if isinstance(value, dict) else list(value)
     env = {k: v for k, v in (answers.get("environment") or {}).items() if v}
     if env:
         raw["environment"] = env
@@ -265,12 +268,14 @@ def answers_from_profile(profile: Any) -> dict[str, Any]:
         "current_frameworks": current,
         "experience": str(levels.pop()) if len(levels) == 1 else "intermediate",
         "experience_by": {str(f): str(v) for f, v in profile.team.experience.items() if f in current},
-        "codebase_size": str(profile.codebase.effective_size()),
+        "codebase_size": str(profile.codebase.size or profile.codebase.effective_size()),
         "kloc_by": {f: profile.codebase.kloc_range(f, current)[0] for f in current}
         if profile.codebase.by_framework or profile.codebase.kloc is not None
         else {},
         "team_size": profile.team.size,
-        "domains": list(profile.domain_weights()),
+        "horizon_months": float(profile.team.horizon_months),
+        "domains": profile.domain_weights() if isinstance(profile.domains, dict) else list(profile.domains),
+        "fleet": [f.model_dump(mode="json", exclude_none=True) for f in profile.fleet],
         "serving": list(profile.serving),
         "environment": {"os": [str(o) for o in env.os], "python": env.python},
         "weights": weights,
@@ -281,6 +286,7 @@ def answers_from_profile(profile: Any) -> dict[str, Any]:
             "exclude": list(cons.exclude) if cons else [],
             "maintainer_jurisdictions": list(cons.maintainer_jurisdictions) if cons else [],
             "multi_backend": bool(cons.multi_backend) if cons else False,
+            "licenses": list(cons.licenses) if cons else [],
         },
     }
 

@@ -37,7 +37,9 @@ def walk_answers(walk: Walk, kb: Any, weights: dict[str, float] | None = None) -
         "experience_by": {f: walk.experience_by.get(f, walk.experience) for f in walk.current_frameworks},
         "kloc_by": {f: walk.kloc_by[f] for f in walk.current_frameworks if f in walk.kloc_by},
         "team_size": walk.team_size,
-        "domains": list(walk.domains),
+        "horizon_months": float(walk.horizon_months),
+        "domains": domain_answer(walk),
+        "fleet": [dict(f) for f in walk.fleet],
         "serving": list(walk.serving),
         "environment": {"os": list(walk.os or []), "python": walk.python},
         "weights": dict(weights if weights is not None else effective_weights(walk, kb)),
@@ -47,6 +49,7 @@ def walk_answers(walk: Walk, kb: Any, weights: dict[str, float] | None = None) -
             "exclude": list(walk.exclude),
             "maintainer_jurisdictions": list(walk.jurisdictions),
             "multi_backend": walk.multi_backend,
+            "licenses": list(walk.licenses),
         },
     }
     if weights is None and walk.pairwise:
@@ -70,11 +73,22 @@ def apply_answers(walk: Walk, answers: dict[str, Any]) -> None:
     walk.experience_by = dict(answers.get("experience_by") or {})
     walk.kloc_by = dict(answers.get("kloc_by") or {})
     walk.team_size = answers.get("team_size")
-    walk.domains = list(answers.get("domains") or [])
+    domains = answers.get("domains") or []
+    walk.domains = list(domains)
+    walk.domain_weights = {str(k): float(v) for k, v in domains.items()} if isinstance(domains, dict) else {}
+    walk.horizon_months = float(answers.get("horizon_months") or 24.0)
+    walk.fleet = [dict(f) for f in answers.get("fleet") or []]
+    walk.licenses = list(answers["constraints"].get("licenses") or [])
     walk.serving = list(answers.get("serving") or [])
     env = answers.get("environment") or {}
     walk.os = list(env.get("os") or [])
     walk.python = env.get("python")
+
+
+def domain_answer(walk: Walk) -> list[str] | dict[str, float]:
+    """The chosen domains: a list, or {domain: weight} where a loaded profile weighted them unevenly."""
+    weights = {d: walk.domain_weights.get(d, 1.0) for d in walk.domains}
+    return weights if any(w != 1.0 for w in weights.values()) else list(walk.domains)
 
 
 def prefill_environment(walk: Walk, probe: dict[str, Any] | None) -> None:

@@ -23,7 +23,11 @@ class TeamForm(Vertical):
     def compose(self) -> ComposeResult:
         """The fields (filled by `refresh_from_app`)."""
         yield Label("Team size (engineers who would do a move; empty: not given)", classes="section")
-        yield Input(id="team-size", placeholder="e.g. 6", classes="short")
+        with Horizontal(classes="fw-row"):
+            yield Input(id="team-size", placeholder="e.g. 6", classes="short")
+            yield Label("over", classes="between")
+            yield Input(id="horizon", placeholder="24", classes="short")
+            yield Label("months of horizon", classes="between")
         yield Label("Per current framework: code to migrate (kLOC) and the team's experience", classes="section")
         yield Vertical(id="per-framework")
         yield Label("Application domains", classes="section")
@@ -49,6 +53,7 @@ class TeamForm(Vertical):
         """Fill every field from the walk and the knowledge base."""
         walk, kb = self._app.walk, self._app.kb
         self._set_input("team-size", "" if walk.team_size is None else str(walk.team_size))
+        self._set_input("horizon", f"{walk.horizon_months:g}")
         self._set_input("python", walk.python or "")
         self._set_input("jurisdictions", " ".join(walk.jurisdictions))
         self.query_one("#multi-backend", Checkbox).value = walk.multi_backend
@@ -118,6 +123,11 @@ class TeamForm(Vertical):
             problem = core.check_answer(["team", "size"], value) if text else None
             if problem is None:
                 walk.team_size = value
+        elif field.id == "horizon":
+            value = core.typed(text) if text else 24.0
+            problem = core.check_answer(["team", "horizon_months"], value)
+            if problem is None:
+                walk.horizon_months = float(value)
         elif field.id == "python":
             problem = core.check_answer(["environment", "python"], text) if text else None
             if problem is None:
