@@ -56,9 +56,6 @@ def test_ranking_changes_when_a_weight_changes(kb) -> None:  # type: ignore[no-u
         from advisor.tui.widgets.weight_row import WeightRow
 
         app = make_app(kb)
-        # The Python prefilled from the probe may rule frameworks out; this test is about weights, so every
-        # framework stays a candidate whatever Python the machine has.
-        app.walk.python = None
         async with app.run_test(size=(80, 24)) as pilot:
             await goto(pilot, "priorities")
             screen = app.screen

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from _tui_support import goto, make_app, settle
+from _tui_support import goto, make_app, recorded_probe, settle
 from textual.pilot import Pilot
 
 
@@ -188,7 +188,10 @@ def test_team_answers_are_saved_and_resumed_and_a_bad_number_shows_one_line(kb: 
             await goto(pilot, "scenario")
             assert app.screen.query_one("#team-size", Input).value == "6"
             assert kloc_field(app, "tensorflow").value == "50"
-            assert app.screen.query_one("#python", Input).value == walk.python
+            python = app.screen.query_one("#python", Input)
+            assert python.value == "" and walk.python is None  # offered, not assumed
+            assert python.placeholder == "here: " + ".".join(recorded_probe()["software"]["python"].split(".")[:2])
+            assert walk.os and walk.os[0] in recorded_probe()["software"]["os"].lower()  # prefilled from the probe
             raw = app.answers()
             assert raw["constraints"]["maintainer_jurisdictions"] == ["US"]
 

@@ -92,15 +92,23 @@ def domain_answer(walk: Walk) -> list[str] | dict[str, float]:
 
 
 def prefill_environment(walk: Walk, probe: dict[str, Any] | None) -> None:
-    """Where the walk has not said: the OS and Python version of the probed machine (or this interpreter)."""
+    """Where the walk has not said: the OS of the probed machine (or of this one).
+
+    The Python version is only offered (`probed_python`), not assumed: the machine's interpreter need not be
+    the team's, and a version the knowledge base's newest release lacks would rule out a framework that the
+    probe just ran here.
+    """
     software = (probe or {}).get("software") or {}
-    if walk.python is None:
-        version = str(software.get("python") or platform.python_version())
-        walk.python = ".".join(version.split(".")[:2])
     if walk.os is None:
         name = str(software.get("os") or platform.system()).lower()
         found = [o for o, marks in _OS_MARKS.items() if any(m in name for m in marks)]
         walk.os = found[:1]
+
+
+def probed_python(probe: dict[str, Any] | None) -> str:
+    """MAJOR.MINOR of the probed interpreter (or of this one), offered on the Team step."""
+    version = str(((probe or {}).get("software") or {}).get("python") or platform.python_version())
+    return ".".join(version.split(".")[:2])
 
 
 #: Words in the probe's (or `platform.system()`'s) OS name that name the profile's OS ids.

@@ -21,7 +21,8 @@ class ScenarioScreen(StepScreen):
         "A scenario fills in default weights and constraints (you can change them on the next step). "
         "The team's current frameworks, its size, each framework's kLOC and the team's experience with it "
         "set the migration cost; domains weight the ecosystem; serving stack, OS, Python and the requirements "
-        "(maintainer countries, multi-backend) can rule frameworks out. A typed value is checked as a profile "
+        "(maintainer countries, multi-backend) can rule frameworks out. The OS starts as the probed machine's; its "
+        "Python is only offered (greyed): type it if the team's code runs on it. A typed value is checked as a profile "
         "file would be: a bad one shows one line and the old answer stays. Tab moves between fields; Enter or "
         "Space chooses; ● marks the chosen scenario."
     )

@@ -11,6 +11,7 @@ from textual.widgets import Checkbox, Input, Label, RadioButton, RadioSet, Selec
 from textual.worker import Worker
 
 from advisor.tui import core
+from advisor.tui.data.answers import probed_python
 from advisor.tui.data.state import EXPERIENCE_LEVELS
 
 #: The operating systems the profile knows (advisor.knowledge.schema.Os), by display name.
@@ -39,6 +40,7 @@ class TeamForm(Vertical):
         with Horizontal(classes="fw-row"):
             yield Label("Python version", classes="fw-name")
             yield Input(id="python", placeholder="e.g. 3.12", classes="short")
+            yield Label("empty: any", classes="between")
         yield Label("Requirements", classes="section")
         yield Label("Maintainer countries allowed (ISO codes, e.g. CN US; empty: any)")
         yield Input(id="jurisdictions", placeholder="e.g. CN", classes="short")
@@ -55,6 +57,8 @@ class TeamForm(Vertical):
         self._set_input("team-size", "" if walk.team_size is None else str(walk.team_size))
         self._set_input("horizon", f"{walk.horizon_months:g}")
         self._set_input("python", walk.python or "")
+        offered = probed_python(self._app.probe or self._app.probe_fast)
+        self.query_one("#python", Input).placeholder = f"here: {offered}"
         self._set_input("jurisdictions", " ".join(walk.jurisdictions))
         self.query_one("#multi-backend", Checkbox).value = walk.multi_backend
         named: dict[str, dict[str, str]] = {
