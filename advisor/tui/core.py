@@ -124,22 +124,63 @@ def bench_benchmarks() -> tuple[str, ...]:
 
 def profile_raw(answers: dict[str, Any]) -> dict[str, Any]:
     """The walk's answers as a profile mapping (the shape `advisor.profile` reads from YAML)."""
-    team: dict[str, Any] = {"current": list(answers.get("current_frameworks", []))}
+    current = list(answers.get("current_frameworks", []))
+    team: dict[str, Any] = {"current": current}
     level = answers.get("experience")
-    if level and team["current"]:
-        team["experience"] = {fid: level for fid in team["current"]}
-    raw: dict[str, Any] = {"team": team, "codebase": {"size": answers.get("codebase_size") or "none"}}
+    by = answers.get("experience_by") or {}
+    if current and (level or by):
+        team["experience"] = {fid: by.get(fid, level) for fid in current if by.get(fid, level)}
+    if answers.get("team_size") is not None:
+        team["size"] = answers["team_size"]
+    if answers.get("horizon_months") not in (None, 24.0):
+        team["horizon_months"] = answers["horizon_months"]
+    codebase: dict[str, Any] = {"size": answers.get("codebase_size") or "none"}
+    kloc = {f: v for f, v in (answers.get("kloc_by") or {}).items() if f in current}
+    if kloc:
+        codebase["by_framework"] = kloc
+    raw: dict[str, Any] = {"team": team, "codebase": codebase}
     if answers.get("scenario"):
         raw["scenario"] = answers["scenario"]
+    for key in ("domains", "serving", "fleet"):
+        if answers.get(key):
+            value = answers[key]
+            raw[key] = dict(value) if isinstance(value, dict) else list(value)
+    env = {k: v for k, v in (answers.get("environment") or {}).items() if v}
+    if env:
+        raw["environment"] = env
     if answers.get("pairwise"):
         # The judgements themselves, so the core derives the weights (and the report shows profile.ahp).
         raw["pairwise"] = [list(j) for j in answers["pairwise"]]
     elif answers.get("weights"):
         raw["weights"] = dict(answers["weights"])
-    constraints = {k: list(v) for k, v in (answers.get("constraints") or {}).items() if v}
+    constraints = {
+        k: (v if isinstance(v, bool) else list(v)) for k, v in (answers.get("constraints") or {}).items() if v
+    }
     if constraints:
         raw["constraints"] = constraints
     return raw
+
+
+def check_answer(path: Sequence[str], value: Any) -> str | None:
+    """None when `value` at `path` (e.g. team.size) passes the profile loader's own check, else its one line."""
+    raw: Any = value
+    for key in reversed(path):
+        raw = {key: raw}
+    try:
+        _attr("advisor.profile", "parse_profile")(raw, "Team step")
+    except _attr("advisor.errors", "ProfileError") as exc:
+        return str(exc)
+    return None
+
+
+def typed(text: str) -> Any:
+    """A typed field's text read as the profile loader reads a YAML scalar (`12` an int, `1.5` a float)."""
+    import yaml  # deferred: only the team step's fields need it
+
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError:
+        return text
 
 
 def build_profile(answers: dict[str, Any]) -> Any:
@@ -221,17 +262,31 @@ def answers_from_profile(profile: Any) -> dict[str, Any]:
     if pairwise:
         derived, _cr = pairwise_weights([(str(a), str(b), float(x)) for a, b, x in pairwise])
         weights = {k: round(v * 100, 1) for k, v in derived.items()}  # shown as percentages
+    env = profile.environment
     return {
         "scenario": profile.scenario,
         "current_frameworks": current,
         "experience": str(levels.pop()) if len(levels) == 1 else "intermediate",
-        "codebase_size": str(profile.codebase.effective_size()),
+        "experience_by": {str(f): str(v) for f, v in profile.team.experience.items() if f in current},
+        "codebase_size": str(profile.codebase.size or profile.codebase.effective_size()),
+        "kloc_by": {f: profile.codebase.kloc_range(f, current)[0] for f in current}
+        if profile.codebase.by_framework or profile.codebase.kloc is not None
+        else {},
+        "team_size": profile.team.size,
+        "horizon_months": float(profile.team.horizon_months),
+        "domains": profile.domain_weights() if isinstance(profile.domains, dict) else list(profile.domains),
+        "fleet": [f.model_dump(mode="json", exclude_none=True) for f in profile.fleet],
+        "serving": list(profile.serving),
+        "environment": {"os": [str(o) for o in env.os], "python": env.python},
         "weights": weights,
         "pairwise": pairwise,
         "constraints": {
             "must_run_on": [str(h) for h in cons.must_run_on] if cons else [],
             "must_deploy_to": list(cons.must_deploy_to) if cons else [],
             "exclude": list(cons.exclude) if cons else [],
+            "maintainer_jurisdictions": list(cons.maintainer_jurisdictions) if cons else [],
+            "multi_backend": bool(cons.multi_backend) if cons else False,
+            "licenses": list(cons.licenses) if cons else [],
         },
     }
 

@@ -14,7 +14,13 @@ from textual.screen import Screen
 from textual.worker import Worker, get_current_worker
 
 from advisor.tui import core
-from advisor.tui.data.answers import apply_answers, effective_weights, kept_bench, walk_answers
+from advisor.tui.data.answers import (
+    apply_answers,
+    effective_weights,
+    kept_bench,
+    prefill_environment,
+    walk_answers,
+)
 from advisor.tui.data.state import Settings, Walk, load_evidence, load_settings, save_evidence, save_settings
 from advisor.tui.messages import AssessmentReady, EvidenceDone, EvidenceEvent
 
@@ -69,6 +75,7 @@ class AdvisorState(App[None]):
         if resume and live and probe is None and bench is None and self.walk.step != "welcome":
             # A resumed walk keeps the evidence measured last time (the user can measure again).
             self.probe, self.bench = load_evidence()
+        prefill_environment(self.walk, self.probe)
         self.shown: dict[str, StepScreen] = {}  # steps shown so far (each registers itself on mount)
 
     def save(self) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import platform
 from typing import Any
 
 from advisor.tui.data.state import Walk
@@ -33,11 +34,22 @@ def walk_answers(walk: Walk, kb: Any, weights: dict[str, float] | None = None) -
         "current_frameworks": list(walk.current_frameworks),
         "experience": walk.experience,
         "codebase_size": walk.codebase_size,
+        "experience_by": {f: walk.experience_by.get(f, walk.experience) for f in walk.current_frameworks},
+        "kloc_by": {f: walk.kloc_by[f] for f in walk.current_frameworks if f in walk.kloc_by},
+        "team_size": walk.team_size,
+        "horizon_months": float(walk.horizon_months),
+        "domains": domain_answer(walk),
+        "fleet": [dict(f) for f in walk.fleet],
+        "serving": list(walk.serving),
+        "environment": {"os": list(walk.os or []), "python": walk.python},
         "weights": dict(weights if weights is not None else effective_weights(walk, kb)),
         "constraints": {
             "must_run_on": list(walk.must_run_on),
             "must_deploy_to": list(walk.must_deploy_to),
             "exclude": list(walk.exclude),
+            "maintainer_jurisdictions": list(walk.jurisdictions),
+            "multi_backend": walk.multi_backend,
+            "licenses": list(walk.licenses),
         },
     }
     if weights is None and walk.pairwise:
@@ -56,6 +68,51 @@ def apply_answers(walk: Walk, answers: dict[str, Any]) -> None:
     walk.must_run_on = list(answers["constraints"]["must_run_on"])
     walk.must_deploy_to = list(answers["constraints"]["must_deploy_to"])
     walk.exclude = list(answers["constraints"]["exclude"])
+    walk.jurisdictions = list(answers["constraints"].get("maintainer_jurisdictions") or [])
+    walk.multi_backend = bool(answers["constraints"].get("multi_backend"))
+    walk.experience_by = dict(answers.get("experience_by") or {})
+    walk.kloc_by = dict(answers.get("kloc_by") or {})
+    walk.team_size = answers.get("team_size")
+    domains = answers.get("domains") or []
+    walk.domains = list(domains)
+    walk.domain_weights = {str(k): float(v) for k, v in domains.items()} if isinstance(domains, dict) else {}
+    walk.horizon_months = float(answers.get("horizon_months") or 24.0)
+    walk.fleet = [dict(f) for f in answers.get("fleet") or []]
+    walk.licenses = list(answers["constraints"].get("licenses") or [])
+    walk.serving = list(answers.get("serving") or [])
+    env = answers.get("environment") or {}
+    walk.os = list(env.get("os") or [])
+    walk.python = env.get("python")
+
+
+def domain_answer(walk: Walk) -> list[str] | dict[str, float]:
+    """The chosen domains: a list, or {domain: weight} where a loaded profile weighted them unevenly."""
+    weights = {d: walk.domain_weights.get(d, 1.0) for d in walk.domains}
+    return weights if any(w != 1.0 for w in weights.values()) else list(walk.domains)
+
+
+def prefill_environment(walk: Walk, probe: dict[str, Any] | None) -> None:
+    """Where the walk has not said: the OS of the probed machine (or of this one).
+
+    The Python version is only offered (`probed_python`), not assumed: the machine's interpreter need not be
+    the team's, and a version the knowledge base's newest release lacks would rule out a framework that the
+    probe just ran here.
+    """
+    software = (probe or {}).get("software") or {}
+    if walk.os is None:
+        name = str(software.get("os") or platform.system()).lower()
+        found = [o for o, marks in _OS_MARKS.items() if any(m in name for m in marks)]
+        walk.os = found[:1]
+
+
+def probed_python(probe: dict[str, Any] | None) -> str:
+    """MAJOR.MINOR of the probed interpreter (or of this one), offered on the Team step."""
+    version = str(((probe or {}).get("software") or {}).get("python") or platform.python_version())
+    return ".".join(version.split(".")[:2])
+
+
+#: Words in the probe's (or `platform.system()`'s) OS name that name the profile's OS ids.
+_OS_MARKS: dict[str, tuple[str, ...]] = {"linux": ("linux",), "macos": ("darwin", "macos"), "windows": ("windows",)}
 
 
 def was_cancelled(bench: dict[str, Any] | None) -> bool:

@@ -34,6 +34,9 @@ BENCH_PRESETS: tuple[str, ...] = ("none", "quick", "standard", "thorough")
 STATE_FILE = "tui-state.json"
 EVIDENCE_FILE = "tui-evidence.json"
 
+#: The types a state-file value may have where the field's default is None (else a string).
+_OPTIONAL: dict[str, tuple[type, ...]] = {"team_size": (int,), "os": (list,)}
+
 
 @dataclass
 class Walk:
@@ -44,6 +47,20 @@ class Walk:
     current_frameworks: list[str] = field(default_factory=list)
     experience: str = "intermediate"
     codebase_size: str = "none"
+    team_size: int | None = None  # engineers who would do a move (None: not given)
+    horizon_months: float = 24.0  # months over which the team weighs a move
+    experience_by: dict[str, str] = field(default_factory=dict)  # per current framework; else `experience`
+    kloc_by: dict[str, float] = field(default_factory=dict)  # kLOC per current framework
+    domains: list[str] = field(default_factory=list)
+    serving: list[str] = field(default_factory=list)
+    os: list[str] | None = None  # None: not answered yet (prefilled from the probe)
+    python: str | None = None  # None: not answered yet (prefilled from the probe or this interpreter)
+    jurisdictions: list[str] = field(default_factory=list)  # allowed maintainer countries (empty: any)
+    multi_backend: bool = False
+    # Kept from a loaded profile so an export loses nothing the step does not show: domain weights, fleet, licences.
+    domain_weights: dict[str, float] = field(default_factory=dict)
+    fleet: list[dict[str, Any]] = field(default_factory=list)
+    licenses: list[str] = field(default_factory=list)
     weights: dict[str, float] = field(default_factory=dict)
     # "Which matters more?" answers [a, b, x]; while set they, not `weights`, are the profile's (AHP).
     pairwise: list[list[Any]] = field(default_factory=list)
@@ -65,8 +82,16 @@ class Walk:
             return walk
         for key, default in asdict(walk).items():
             value = data.get(key, default)
-            if type(value) is type(default) or (default is None and isinstance(value, str)):
+            if (
+                type(value) is type(default)
+                or (type(default) is float and type(value) is int)
+                or (default is None and type(value) in _OPTIONAL.get(key, (str,)))
+            ):
                 setattr(walk, key, value)
+        walk.kloc_by = {k: float(v) for k, v in walk.kloc_by.items() if type(v) in (int, float)}
+        walk.experience_by = {k: v for k, v in walk.experience_by.items() if v in EXPERIENCE_LEVELS}
+        if walk.os is not None:
+            walk.os = [o for o in walk.os if isinstance(o, str)]
         if walk.step not in STEPS:
             walk.step = "welcome"
         walk.pairwise = [

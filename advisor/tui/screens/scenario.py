@@ -1,4 +1,4 @@
-"""Step 2: the scenario preset (described from the knowledge base) and the team: frameworks, experience, code."""
+"""Step 2: the scenario preset (described from the knowledge base) and the team: frameworks, code, its situation."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ from textual.containers import Horizontal
 from textual.widgets import Label, OptionList, RadioButton, RadioSet, SelectionList, Static
 from textual.widgets.option_list import Option
 
-from advisor.tui.data.state import CODEBASE_SIZES, EXPERIENCE_LEVELS
+from advisor.tui.data.state import CODEBASE_SIZES
 from advisor.tui.screens.base import StepScreen
 from advisor.tui.widgets.body import Body
+from advisor.tui.widgets.team_form import TeamForm
 
 
 class ScenarioScreen(StepScreen):
@@ -18,8 +19,12 @@ class ScenarioScreen(StepScreen):
     step = "scenario"
     HELP = (
         "A scenario fills in default weights and constraints (you can change them on the next step). "
-        "The team's current frameworks and codebase size set the migration cost. Tab moves between "
-        "lists; Enter or Space chooses; ● marks the chosen scenario."
+        "The team's current frameworks, its size, each framework's kLOC and the team's experience with it "
+        "set the migration cost; domains weight the ecosystem; serving stack, OS, Python and the requirements "
+        "(maintainer countries, multi-backend) can rule frameworks out. The OS starts as the probed machine's; its "
+        "Python is only offered (greyed): type it if the team's code runs on it. A typed value is checked as a profile "
+        "file would be: a bad one shows one line and the old answer stays. Tab moves between fields; Enter or "
+        "Space chooses; ● marks the chosen scenario."
     )
 
     def body(self) -> ComposeResult:
@@ -31,14 +36,11 @@ class ScenarioScreen(StepScreen):
                 yield Static("", id="scenario-desc", classes="panel")
             yield Label("Frameworks the team uses today", classes="section")
             yield SelectionList[str](id="current", classes="flat")
-            yield Label("Experience with them", classes="section")
-            with RadioSet(id="experience", classes="flat inline"):
-                for level in EXPERIENCE_LEVELS:
-                    yield RadioButton(level, id=f"exp-{level}")
-            yield Label("Code to migrate (none: a new project)", classes="section")
+            yield Label("Code to migrate, where no kLOC is given below (none: a new project)", classes="section")
             with RadioSet(id="codebase", classes="flat inline"):
                 for size in CODEBASE_SIZES:
                     yield RadioButton(size, id=f"size-{size}")
+            yield TeamForm(id="team-form")
 
     def on_mount(self) -> None:
         """Fill the lists from the knowledge base and the walk."""
@@ -68,8 +70,8 @@ class ScenarioScreen(StepScreen):
                 self._describe(ids[index])
             for fid, fw in app.kb.frameworks.items():
                 current.add_option((fw.name, fid, fid in walk.current_frameworks))
-        self.query_one(f"#exp-{walk.experience}", RadioButton).value = True
         self.query_one(f"#size-{walk.codebase_size}", RadioButton).value = True
+        self.query_one(TeamForm).refresh_from_app()
 
     def _prompt(self, sid: str) -> str:
         """A scenario's line in the list; the chosen one is marked."""
@@ -105,15 +107,14 @@ class ScenarioScreen(StepScreen):
         self._describe(event.option.id)
 
     def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged[str]) -> None:
-        """The team's current frameworks."""
+        """The team's current frameworks (each gets a row for its kLOC and experience)."""
         self.advisor.walk.current_frameworks = list(event.selection_list.selected)
         self.advisor.save()
+        self.query_one(TeamForm).rebuild_frameworks()
 
     def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
-        """Experience or codebase size."""
+        """Codebase size class."""
         pressed = event.pressed.id or ""
-        if pressed.startswith("exp-"):
-            self.advisor.walk.experience = pressed[4:]
-        elif pressed.startswith("size-"):
+        if pressed.startswith("size-"):
             self.advisor.walk.codebase_size = pressed[5:]
         self.advisor.save()

@@ -1,0 +1,176 @@
+"""The Team step's second part: team size, per-framework code and experience, domains, serving, environment, needs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
+from textual.widgets import Checkbox, Input, Label, RadioButton, RadioSet, SelectionList, Static
+from textual.worker import Worker
+
+from advisor.tui import core
+from advisor.tui.data.answers import probed_python
+from advisor.tui.data.state import EXPERIENCE_LEVELS
+
+#: The operating systems the profile knows (advisor.knowledge.schema.Os), by display name.
+OS_NAMES: dict[str, str] = {"linux": "Linux", "macos": "macOS", "windows": "Windows"}
+
+
+class TeamForm(Vertical):
+    """Fields for what a team says about itself; each typed value is checked by the profile loader's own code."""
+
+    def compose(self) -> ComposeResult:
+        """The fields (filled by `refresh_from_app`)."""
+        yield Label("Team size (engineers who would do a move; empty: not given)", classes="section")
+        with Horizontal(classes="fw-row"):
+            yield Input(id="team-size", placeholder="e.g. 6", classes="short")
+            yield Label("over", classes="between")
+            yield Input(id="horizon", placeholder="24", classes="short")
+            yield Label("months of horizon", classes="between")
+        yield Label("Per current framework: code to migrate (kLOC) and the team's experience", classes="section")
+        yield Vertical(id="per-framework")
+        yield Label("Application domains", classes="section")
+        yield SelectionList[str](id="domains", classes="flat")
+        yield Label("Serving stack the team runs today", classes="section")
+        yield SelectionList[str](id="serving", classes="flat")
+        yield Label("Operating systems and Python version the code runs on", classes="section")
+        yield SelectionList[str](id="os", classes="flat")
+        with Horizontal(classes="fw-row"):
+            yield Label("Python version", classes="fw-name")
+            yield Input(id="python", placeholder="e.g. 3.12", classes="short")
+            yield Label("empty: any", classes="between")
+        yield Label("Requirements", classes="section")
+        yield Label("Maintainer countries allowed (ISO codes, e.g. CN US; empty: any)")
+        yield Input(id="jurisdictions", placeholder="e.g. CN", classes="short")
+        yield Checkbox("One model code base must run on several backends (multi-backend)", id="multi-backend")
+        yield Static("", id="team-error")
+
+    @property
+    def _app(self) -> Any:
+        return self.app
+
+    def refresh_from_app(self) -> None:
+        """Fill every field from the walk and the knowledge base."""
+        walk, kb = self._app.walk, self._app.kb
+        self._set_input("team-size", "" if walk.team_size is None else str(walk.team_size))
+        self._set_input("horizon", f"{walk.horizon_months:g}")
+        self._set_input("python", walk.python or "")
+        offered = probed_python(self._app.probe or self._app.probe_fast)
+        self.query_one("#python", Input).placeholder = f"here: {offered}"
+        self._set_input("jurisdictions", " ".join(walk.jurisdictions))
+        self.query_one("#multi-backend", Checkbox).value = walk.multi_backend
+        named: dict[str, dict[str, str]] = {
+            "domains": {d: v.name for d, v in kb.domains.items()} if kb is not None else {},
+            "serving": {s: v.name for s, v in kb.serving.items()} if kb is not None else {},
+            "os": OS_NAMES,
+        }
+        chosen = {"domains": walk.domains, "serving": walk.serving, "os": walk.os or []}
+        for key, names in named.items():
+            box = self.query_one(f"#{key}", SelectionList)
+            with box.prevent(SelectionList.SelectedChanged):
+                box.clear_options()
+                for item, name in names.items():
+                    box.add_option((name, item, item in chosen[key]))
+        self.rebuild_frameworks()
+
+    def _set_input(self, wid: str, text: str) -> None:
+        self.query_one(f"#{wid}", Input).value = text
+
+    def rebuild_frameworks(self) -> Worker[None]:
+        """One row per current framework: its kLOC and the team's experience with it (a newer call wins)."""
+        worker: Worker[None] = self.run_worker(self._rebuild, group="framework-rows", exclusive=True)
+        return worker
+
+    async def _rebuild(self) -> None:
+        # Awaited removal first: a row mounted while its namesake is still being removed would half-compose.
+        walk, kb = self._app.walk, self._app.kb
+        holder = self.query_one("#per-framework", Vertical)
+        await holder.remove_children()
+        rows: list[Widget] = []
+        for fid in walk.current_frameworks:
+            name = kb.frameworks[fid].name if kb is not None and fid in kb.frameworks else fid
+            kloc = walk.kloc_by.get(fid)
+            level = walk.experience_by.get(fid, walk.experience)
+            levels = [RadioButton(lv, value=lv == level, name=lv) for lv in EXPERIENCE_LEVELS]
+            rows.append(
+                Horizontal(
+                    Label(name, classes="fw-name"),
+                    Input("" if kloc is None else f"{kloc:g}", placeholder="kLOC", name=fid, classes="kloc short"),
+                    classes="fw-row",
+                )
+            )
+            rows.append(RadioSet(*levels, name=fid, classes="flat inline fw-experience"))
+        if not rows:
+            rows.append(Horizontal(Label("(no current framework chosen above: a new project)"), classes="fw-row"))
+        await holder.mount_all(rows)
+
+    def _error(self, line: str | None) -> None:
+        self.query_one("#team-error", Static).update(line or "")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter takes the typed value."""
+        event.stop()
+        self._commit(event.input)
+
+    def on_input_blurred(self, event: Input.Blurred) -> None:
+        """Leaving a field takes its value too (a half-typed value is never taken key by key)."""
+        event.stop()
+        self._commit(event.input)
+
+    def _commit(self, field: Input) -> None:
+        """Check a typed value with the profile loader; keep the old answer when it fails."""
+        walk, text = self._app.walk, field.value.strip()
+        if field.id == "team-size":
+            value = core.typed(text) if text else None
+            problem = core.check_answer(["team", "size"], value) if text else None
+            if problem is None:
+                walk.team_size = value
+        elif field.id == "horizon":
+            value = core.typed(text) if text else 24.0
+            problem = core.check_answer(["team", "horizon_months"], value)
+            if problem is None:
+                walk.horizon_months = float(value)
+        elif field.id == "python":
+            problem = core.check_answer(["environment", "python"], text) if text else None
+            if problem is None:
+                walk.python = text or None
+        elif field.id == "jurisdictions":
+            codes = text.replace(",", " ").upper().split()
+            problem = core.check_answer(["constraints", "maintainer_jurisdictions"], codes)
+            if problem is None:
+                walk.jurisdictions = codes
+        elif field.name:  # a framework's kLOC
+            value = core.typed(text) if text else None
+            problem = core.check_answer(["codebase", "by_framework", field.name], value) if text else None
+            if problem is None:
+                if value is None:
+                    walk.kloc_by.pop(field.name, None)
+                else:
+                    walk.kloc_by[field.name] = float(value)
+        else:
+            return
+        self._error(problem)
+        if problem is None:
+            self._app.save()
+
+    def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
+        """A framework's experience level."""
+        event.stop()
+        if event.radio_set.name and event.pressed.name:
+            self._app.walk.experience_by[event.radio_set.name] = event.pressed.name
+            self._app.save()
+
+    def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged[str]) -> None:
+        """Domains, serving stack or operating systems."""
+        event.stop()
+        chosen = list(event.selection_list.selected)
+        setattr(self._app.walk, event.selection_list.id or "", chosen)
+        self._app.save()
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        """Multi-backend portability."""
+        event.stop()
+        self._app.walk.multi_backend = event.value
+        self._app.save()

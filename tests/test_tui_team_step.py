@@ -1,0 +1,228 @@
+"""Pilot tests of the Team step's team fields: size, kLOC and experience per framework, domains, needs, resume."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from _tui_support import goto, make_app, recorded_probe, settle
+from textual.pilot import Pilot
+
+
+def run(coro):  # type: ignore[no-untyped-def]
+    """Run one async test body (pytest-asyncio is not a dependency)."""
+    import asyncio
+
+    return asyncio.run(coro)
+
+
+async def type_into(pilot: Pilot[Any], field: Any, text: str) -> None:
+    """Focus a field, replace its text by typing, and leave it with Tab (which takes the value)."""
+    field.focus()
+    field.value = ""
+    if text:
+        await pilot.press(*text)
+    await pilot.press("tab")
+    await settle(pilot)
+
+
+def kloc_field(app: Any, fid: str) -> Any:
+    from textual.widgets import Input
+
+    return next(i for i in app.screen.query(".kloc").results(Input) if i.name == fid)
+
+
+async def choose_current(pilot: Pilot[Any], *fids: str) -> None:
+    from textual.widgets import SelectionList
+
+    for fid in fids:
+        pilot.app.screen.query_one("#current", SelectionList).select(fid)
+    await settle(pilot)
+
+
+def shown_text(widget: Any) -> str:
+    """What a Static shows, as plain text (Rich renderables rendered wide, so nothing is cut)."""
+    from rich.console import Console
+
+    console = Console(width=400, record=True)
+    console.print(widget.content)
+    return console.export_text()
+
+
+def test_team_size_and_kloc_remove_the_warning_and_change_the_migration_figures(
+    kb: Any, tmp_path: Path, cli_env: dict[str, str]
+) -> None:
+    """The figures Results shows follow the answers, and the CLI re-scores the exported report to the same."""
+
+    async def body() -> tuple[dict[str, Any], str, str]:
+        from textual.widgets import Checkbox, Input
+
+        app = make_app(kb)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await goto(pilot, "scenario")
+            await choose_current(pilot, "tensorflow")
+            await goto(pilot, "results")
+            before = shown_text(app.screen.query_one("#warnings")) + shown_text(app.screen.query_one("#breakdown"))
+            await goto(pilot, "scenario")
+            await type_into(pilot, app.screen.query_one("#team-size", Input), "6")
+            await type_into(pilot, kloc_field(app, "tensorflow"), "50")
+            app.screen.query_one("#multi-backend", Checkbox).value = True
+            await settle(pilot)
+            await goto(pilot, "results")
+            after = shown_text(app.screen.query_one("#warnings")) + shown_text(app.screen.query_one("#breakdown"))
+            await pilot.press("enter")
+            await goto(pilot, "export")
+            for key, name in (("json", "r.json"), ("markdown", "r.md"), ("profile", "p.yaml"), ("checklist", "c.md")):
+                app.screen.query_one(f"#path-{key}", Input).value = str(tmp_path / name)
+            app.screen.query_one("#export").focus()
+            await pilot.press("e")
+            await settle(pilot)
+            report = app.current_report()
+            return report, before, after
+
+    report, before, after = run(body())
+    assert "team.size is not given" in before and "1 engineer (assumed)" in before
+    assert "team.size is not given" not in after and "(assumed)" not in after
+    assert "50 kLOC" in after and "of 6 engineers" in after
+    assert report["profile"]["as_written"]["team"]["size"] == 6
+    assert report["profile"]["as_written"]["codebase"]["by_framework"] == {"tensorflow": 50.0}
+    assert report["profile"]["as_written"]["constraints"]["multi_backend"] is True
+    done = subprocess.run(
+        [sys.executable, "-m", "advisor", "report", "--from-json", str(tmp_path / "r.json"), "--json"],
+        capture_output=True,
+        text=True,
+        env=cli_env,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    rescored = json.loads(done.stdout)
+    for key in ("ranking", "exclusions", "warnings", "migration"):
+        assert rescored[key] == report[key], key
+    assert rescored["recommendation"]["framework"] == report["recommendation"]["framework"]
+    assert rescored["profile"]["as_written"] == report["profile"]["as_written"]
+
+
+def test_experience_per_framework_and_domains_reach_the_profile_and_the_ecosystem(kb: Any) -> None:
+    from advisor.tui import core
+
+    async def body() -> None:
+        from textual.widgets import RadioButton, RadioSet, SelectionList
+
+        app = make_app(kb)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await goto(pilot, "scenario")
+            await choose_current(pilot, "pytorch", "jax")
+            jax = next(r for r in app.screen.query(RadioSet) if r.name == "jax")
+            expert = next(b for b in jax.query(RadioButton) if b.name == "expert")
+            expert.scroll_visible(animate=False)
+            await settle(pilot)
+            await pilot.click(expert)
+            await settle(pilot)
+            profile = core.build_profile(app.answers())
+            assert {k: str(v) for k, v in profile.team.experience.items()} == {
+                "pytorch": "intermediate",
+                "jax": "expert",
+            }
+            await goto(pilot, "results")
+            plain = app.screen.report
+            domain = next(iter(kb.domains))
+            await goto(pilot, "scenario")
+            app.screen.query_one("#domains", SelectionList).select(domain)
+            await settle(pilot)
+            assert core.build_profile(app.answers()).domains == [domain]
+            await goto(pilot, "results")
+            weighted = app.screen.report
+
+            def ecosystem(report: dict[str, Any]) -> dict[str, float]:
+                return {
+                    e["framework"]: next(c["score"] for c in e["contributions"] if c["criterion"] == "ecosystem")
+                    for e in report["ranking"]
+                }
+
+            assert ecosystem(plain) != ecosystem(weighted)
+            assert domain in json.dumps(weighted["profile"]["as_written"])
+
+    run(body())
+
+
+def test_team_answers_are_saved_and_resumed_and_a_bad_number_shows_one_line(kb: Any, tmp_path: Path) -> None:
+    settings = tmp_path / "state.json"
+
+    async def first() -> None:
+        from textual.widgets import Input, SelectionList, Static
+
+        app = make_app(kb, resume=True, settings_path=settings)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await goto(pilot, "scenario")
+            await choose_current(pilot, "tensorflow")
+            await type_into(pilot, app.screen.query_one("#team-size", Input), "6")
+            await type_into(pilot, kloc_field(app, "tensorflow"), "50")
+            await type_into(pilot, app.screen.query_one("#jurisdictions", Input), "us")
+            serving = next(iter(kb.serving))
+            app.screen.query_one("#serving", SelectionList).select(serving)
+            await settle(pilot)
+            error = app.screen.query_one("#team-error", Static)
+            await type_into(pilot, kloc_field(app, "tensorflow"), "-3")
+            line = str(error.render())
+            assert len(line.splitlines()) == 1 and "codebase.by_framework.tensorflow" in line
+            assert app.walk.kloc_by == {"tensorflow": 50.0}  # the old answer is kept
+            await type_into(pilot, app.screen.query_one("#team-size", Input), "2.5")
+            line = str(error.render())
+            assert len(line.splitlines()) == 1 and "team.size" in line and app.walk.team_size == 6
+            await type_into(pilot, app.screen.query_one("#team-size", Input), "6")
+            assert str(error.render()) == ""
+            await pilot.press("q")
+
+    async def again() -> None:
+        from textual.widgets import Input
+
+        app = make_app(kb, resume=True, settings_path=settings)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            walk = app.walk
+            assert walk.team_size == 6 and walk.kloc_by == {"tensorflow": 50.0} and walk.jurisdictions == ["US"]
+            assert walk.serving == [next(iter(kb.serving))]
+            await goto(pilot, "scenario")
+            assert app.screen.query_one("#team-size", Input).value == "6"
+            assert kloc_field(app, "tensorflow").value == "50"
+            python = app.screen.query_one("#python", Input)
+            assert python.value == "" and walk.python is None  # offered, not assumed
+            assert python.placeholder == "here: " + ".".join(recorded_probe()["software"]["python"].split(".")[:2])
+            assert walk.os and walk.os[0] in recorded_probe()["software"]["os"].lower()  # prefilled from the probe
+            raw = app.answers()
+            assert raw["constraints"]["maintainer_jurisdictions"] == ["US"]
+
+    run(first())
+    run(again())
+
+
+def test_a_loaded_profile_passes_through_the_walk_unchanged(kb: Any) -> None:
+    """What the step does not show (domain weights, fleet, licences) is kept, so an export loses nothing."""
+    from advisor.profile import parse_profile, profile_to_json
+    from advisor.tui import core
+    from advisor.tui.data.answers import apply_answers, walk_answers
+    from advisor.tui.data.state import Walk
+
+    domains = list(kb.domains)[:2]
+    raw = {
+        "scenario": next(iter(kb.scenarios)),
+        "team": {"current": ["tensorflow", "pytorch"], "experience": {"tensorflow": "expert"}, "size": 4},
+        "codebase": {"size": "small", "by_framework": {"tensorflow": 30.0, "pytorch": 5.0}},
+        "domains": {domains[0]: 2.0, domains[1]: 1.0},
+        "serving": [next(iter(kb.serving))],
+        "environment": {"os": ["linux"], "python": "3.12"},
+        "fleet": [{"hardware": "nvidia_cuda", "model": "V100", "compute_capability": "7.0", "count": 16}],
+        "weights": {"performance": 5.0},
+        "constraints": {"licenses": ["Apache-2.0"], "maintainer_jurisdictions": ["US"], "multi_backend": True},
+    }
+    raw["team"]["horizon_months"] = 36.0
+    walk = Walk()
+    apply_answers(walk, core.answers_from_profile(parse_profile(raw)))
+    again = walk_answers(walk, kb)
+    again["weights"] = {"performance": 5.0}  # the walk fills in the criteria nobody weighted
+    exported = profile_to_json(core.build_profile(again))
+    exported["team"]["experience"].pop("pytorch")  # the walk states the default level it shows
+    assert exported == profile_to_json(parse_profile(raw))
