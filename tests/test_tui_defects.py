@@ -6,6 +6,7 @@ import asyncio
 import json
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -315,10 +316,15 @@ def test_screenshot_is_saved_when_there_is_no_downloads_folder(
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot)
             await app.run_action("screenshot")
-            for _ in range(100):
-                if list(tmp_path.glob("*.svg")):
+            # Textual writes the file in a thread that then reports back to the app through call_from_thread:
+            # the app must outlive that thread, or the (non-daemon) thread waits forever and so does the
+            # interpreter's exit. Wait for the thread, not only for the file to appear.
+            for _ in range(200):
+                saving = [t for t in threading.enumerate() if "save_file_thread" in t.name]
+                if list(tmp_path.glob("*.svg")) and not saving:
                     break
                 await pilot.pause(0.05)
+            assert not [t for t in threading.enumerate() if "save_file_thread" in t.name]
 
     run(body())
     assert not (home / "Downloads").exists() or list((home / "Downloads").glob("*.svg"))
