@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 from pathlib import Path
 
 from platformdirs import user_downloads_path
@@ -90,6 +91,12 @@ class AdvisorApp(AdvisorState):
         # Off the UI thread: ending children waits up to about a second for them to go.
         with contextlib.suppress(core.Unavailable):  # no evidence module, no children: quitting must still work
             await asyncio.to_thread(core.stop_children)
+        # Textual saves a screenshot in a thread that reports back through the app's loop; a quit right after
+        # `ctrl+s` would leave that (non-daemon) thread waiting forever, and the process with it. Let it finish.
+        for _ in range(40):
+            if not any("save_file_thread" in t.name for t in threading.enumerate()):
+                break
+            await asyncio.sleep(0.05)
         self.exit()
 
     async def action_quit_key(self) -> None:
