@@ -11,7 +11,7 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -118,6 +118,14 @@ def _origin(path: Path, raw: Any, key: str, index: int) -> Origin:
     return Origin(str(path), line_of(raw, (key, index)), raw[key][index] if _items(raw, key) else None)
 
 
+def _add(
+    into: dict[Any, _Entry], items: Sequence[Any], key: Callable[[Any], Any], path: Path, raw: Any, name: str
+) -> None:
+    """Put each item of one list of a file into `into` by its key (a later file's entry replaces an earlier one)."""
+    for i, item in enumerate(items):
+        into[key(item)] = _Entry(item, _origin(path, raw, name, i))
+
+
 def _present(path: Path) -> bool:
     return path.exists() or path.is_symlink()
 
@@ -163,40 +171,28 @@ def _load_pack(directory: Path, merged: _Merged, *, base: bool) -> None:
         parsed, raw = parse_file(path, model)
         if isinstance(parsed, PackFile):
             pack = parsed
-            for i, policy in enumerate(parsed.policies):
-                merged.policies[policy.id] = _Entry(policy, _origin(path, raw, "policies", i))
+            _add(merged.policies, parsed.policies, lambda x: x.id, path, raw, "policies")
             for i, ov in enumerate(parsed.score_overrides):
                 merged.overrides.append(_Entry(ov, _origin(path, raw, "score_overrides", i)))
         elif isinstance(parsed, CriteriaFile):
-            for i, c in enumerate(parsed.criteria):
-                merged.criteria[c.id] = _Entry(c, _origin(path, raw, "criteria", i))
+            _add(merged.criteria, parsed.criteria, lambda x: x.id, path, raw, "criteria")
         elif isinstance(parsed, ConceptsFile):
-            for i, concept in enumerate(parsed.concepts):
-                merged.concepts[concept.id] = _Entry(concept, _origin(path, raw, "concepts", i))
+            _add(merged.concepts, parsed.concepts, lambda x: x.id, path, raw, "concepts")
             merged.concept_sources.extend(str(s) for s in parsed.sources)
         elif isinstance(parsed, MigrationFile):
-            for i, m in enumerate(parsed.migrations):
-                merged.migrations[(m.from_, m.to)] = _Entry(m, _origin(path, raw, "migrations", i))
-            for i, ob in enumerate(parsed.onboarding):
-                merged.onboarding[ob.framework] = _Entry(ob, _origin(path, raw, "onboarding", i))
+            _add(merged.migrations, parsed.migrations, lambda x: (x.from_, x.to), path, raw, "migrations")
+            _add(merged.onboarding, parsed.onboarding, lambda x: x.framework, path, raw, "onboarding")
         elif isinstance(parsed, DeploymentFile):
-            for i, t in enumerate(parsed.targets):
-                merged.targets[t.id] = _Entry(t, _origin(path, raw, "targets", i))
-            for i, r in enumerate(parsed.routes):
-                merged.routes[(r.target, r.framework)] = _Entry(r, _origin(path, raw, "routes", i))
-            for i, eng in enumerate(parsed.engines):
-                merged.engines[eng.id] = _Entry(eng, _origin(path, raw, "engines", i))
+            _add(merged.targets, parsed.targets, lambda x: x.id, path, raw, "targets")
+            _add(merged.routes, parsed.routes, lambda x: (x.target, x.framework), path, raw, "routes")
+            _add(merged.engines, parsed.engines, lambda x: x.id, path, raw, "engines")
         elif isinstance(parsed, ScenariosFile):
-            for i, s in enumerate(parsed.scenarios):
-                merged.scenarios[s.id] = _Entry(s, _origin(path, raw, "scenarios", i))
+            _add(merged.scenarios, parsed.scenarios, lambda x: x.id, path, raw, "scenarios")
         elif isinstance(parsed, DomainsFile):
-            for i, d in enumerate(parsed.domains):
-                merged.domains[d.id] = _Entry(d, _origin(path, raw, "domains", i))
+            _add(merged.domains, parsed.domains, lambda x: x.id, path, raw, "domains")
         elif isinstance(parsed, StewardshipFile):
-            for i, st in enumerate(parsed.frameworks):
-                merged.stewardship[st.framework] = _Entry(st, _origin(path, raw, "frameworks", i))
-            for i, sv in enumerate(parsed.serving):
-                merged.serving[sv.id] = _Entry(sv, _origin(path, raw, "serving", i))
+            _add(merged.stewardship, parsed.frameworks, lambda x: x.framework, path, raw, "frameworks")
+            _add(merged.serving, parsed.serving, lambda x: x.id, path, raw, "serving")
     assert pack is not None
     merged.packs.append(
         PackInfo(
