@@ -83,6 +83,9 @@ def test_keras_3_is_probed_with_the_backend_it_runs_on(full_probe: tuple[dict[st
     assert backend in ("tensorflow", "jax", "torch")
     names = {"tensorflow": "tensorflow", "jax": "jax", "torch": "pytorch"}
     assert fw["build"]["backend_version"] == data["frameworks"][names[backend]]["version"]
+    # Probed in its backend's child, after it, so that the backend is imported once (not twice) per probe.
+    assert fw["probed_after"] == names[backend]
+    assert data["frameworks"][names[backend]]["probed_after"] is None
     assert any(d["kind"] == "cpu" for d in fw["devices"])
 
 

@@ -101,12 +101,14 @@ def run_child(
     cancel: threading.Event | None = None,
     env: Mapping[str, str] | None = None,
     python: str | None = None,
+    nice: int = 0,
 ) -> ChildResult:
     """Run `python -m module args...` with cwd `root`; stream events to `on_event`; never raises for child faults.
 
     `root` is the folder holding the `probes` package: running there keeps a user's own
     `torch.py` in the current folder from shadowing the real framework. `timeout` bounds the
     whole run; `cancel` stops it early (the child, its process tree and its marked processes are ended).
+    `nice` lowers the child's CPU priority (its own children inherit it): a scheduling hint, ignored where refused.
     """
     cmd = [python or sys.executable, "-m", module, *args]
     start = time.perf_counter()
@@ -130,6 +132,10 @@ def run_child(
         return ChildResult(Outcome.CANCELLED, error="cancelled: the tool is stopping")
     except OSError as exc:
         return ChildResult(Outcome.CRASHED, error=f"could not start {cmd[0]}: {exc}")
+    if nice > 0:
+        # Set from here rather than in a preexec_fn, which is unsafe in a process with threads.
+        with contextlib.suppress(OSError, AttributeError):
+            os.setpriority(os.PRIO_PROCESS, proc.pid, nice)
     result = ChildResult(Outcome.OK)
     stderr_chunks: list[str] = []
 
@@ -221,3 +227,44 @@ def run_child(
             f" ({len(result.noise)} stray stdout lines)" if result.noise else ""
         )
     return result
+
+
+def split_sections(result: ChildResult, modules: Sequence[str]) -> list[ChildResult | None]:
+    """Split a `probes.together` child's result into one result per module, in order; None for a module never begun.
+
+    A section that reached its `done` is OK (or an import error); the section that was running when
+    the child ended takes the child's ending (crash, timeout, cancel); later ones never began. The
+    first section's wall time includes the interpreter's start, the others' only their own part.
+    """
+    marks = [i for i, e in enumerate(result.events) if e.get("event") == "section"]
+    stamps = [float(t) for e in result.events
+              if e.get("event") in ("section", "sections_end") and isinstance(t := e.get("t"), int | float)]
+    out: list[ChildResult | None] = []
+    for k, module in enumerate(modules):
+        if k >= len(marks) or result.events[marks[k]].get("module") != module:
+            out.append(None)
+            continue
+        end = marks[k + 1] if k + 1 < len(marks) else len(result.events)
+        events = [e for e in result.events[marks[k] + 1:end] if e.get("event") != "sections_end"]
+        part = ChildResult(Outcome.OK, events=events, returncode=result.returncode,
+                           noise=result.noise if k == 0 else [])
+        failed = next((e for e in events if e.get("event") == "section_failed"), None)
+        import_failed = next((e for e in events if e.get("event") == "import" and not e.get("ok")), None)
+        if import_failed is not None:
+            part.outcome, part.error = Outcome.IMPORT_ERROR, str(import_failed.get("error") or "import failed")
+        elif failed is not None:
+            part.outcome, part.error = Outcome.CRASHED, f"the probe script raised {failed.get('error')}"
+            part.stderr_tail = str(failed.get("traceback") or "")
+        elif not any(e.get("event") == "done" for e in events):
+            ok_end = result.outcome == Outcome.OK
+            part.outcome = Outcome.BAD_OUTPUT if ok_end else result.outcome
+            part.error = "exited without reporting its results" if ok_end else result.error
+            part.signal, part.stderr_tail = result.signal, result.stderr_tail
+        if len(stamps) > k + 1:
+            part.wall_s = stamps[k + 1] - stamps[k]
+        else:
+            part.wall_s = max(0.0, result.wall_s - sum(p.wall_s for p in out if p is not None))
+        out.append(part)
+    if out and out[0] is not None:
+        out[0].wall_s = max(0.0, result.wall_s - sum(p.wall_s for p in out[1:] if p is not None))
+    return out

@@ -106,6 +106,18 @@ def load(adapter_id: str, key: str, max_age_s: float = MAX_AGE_S) -> tuple[Frame
         return None  # a missing or damaged entry only means probing again
 
 
+def last_wall_s(adapter_id: str) -> float | None:
+    """How long this framework's newest stored probe took, whatever its key or age: a scheduling estimate only."""
+    try:
+        newest = max(cache_dir().glob(f"{adapter_id}-*.json"), key=lambda p: p.stat().st_mtime, default=None)
+        if newest is None:
+            return None
+        wall = json.loads(newest.read_text(encoding="utf-8"))["probe"]["wall_s"]
+        return float(wall) if isinstance(wall, int | float) and wall >= 0 else None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
 def store(fp: FrameworkProbe, key: str) -> None:
     """Keep a successful probe; failures are always probed again. A cache that cannot be written is no error."""
     if fp.outcome != "ok":

@@ -8,13 +8,14 @@ the others still complete. `probe_frameworks_cached` answers from the probe cach
 from __future__ import annotations
 
 import importlib.metadata as md
+import os
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from advisor.evidence.child import ChildResult, Outcome, run_child
+from advisor.evidence.child import ChildResult, Outcome, run_child, split_sections
 from advisor.evidence.hardware.requirements import cuda_from_torch_version
 from advisor.privacy import scrub_text
 
@@ -56,6 +57,9 @@ class FrameworkProbe:
     warnings: list[str] = field(default_factory=list)
     stderr_tail: str | None = None
     cached_age_s: float | None = None  # set when this came from the probe cache: how old the entry is
+    # Probed in the same child right after this framework (which it imports anyway, e.g. Keras after its
+    # backend): its import_s and wall_s are then its own part only, not the shared framework's import.
+    probed_after: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """JSON form (one entry of the probe schema's `frameworks`)."""
@@ -147,8 +151,9 @@ def probe_framework(
     on_event: Callable[[ProbeEvent], None] | None = None,
     cancel: threading.Event | None = None,
     env: Mapping[str, str] | None = None,
+    nice: int = 0,
 ) -> FrameworkProbe:
-    """Probe one framework: metadata only when `fast` or not installed, else its child script."""
+    """Probe one framework: metadata only when `fast` or not installed, else its child script (at `nice`)."""
     emit = on_event or (lambda _e: None)
     found = adapter.installed()
     if found is None:
@@ -168,11 +173,121 @@ def probe_framework(
         emit(ProbeEvent("framework_event", adapter.id, f"{adapter.display_name}: {what}", ev))
 
     result = run_child(
-        adapter.probe_module, root=adapter.script_root(), timeout=timeout, on_event=relay, cancel=cancel, env=env
+        adapter.probe_module, root=adapter.script_root(), timeout=timeout, on_event=relay, cancel=cancel, env=env,
+        nice=nice,
     )
     fp = from_child(adapter, dist, version, result)
     emit(ProbeEvent("framework_done", adapter.id, f"{adapter.display_name}: {fp.outcome}", {"outcome": fp.outcome}))
     return fp
+
+
+def _groups(
+    adapters: Sequence[FrameworkAdapter], envs: Mapping[str, Mapping[str, str]]
+) -> list[list[FrameworkAdapter]]:
+    """Adapters in child-sized groups: one each, except one that `probe_with`s another joins that one's child.
+
+    Only installed adapters of the built-in script folder group, and none with a test's extra environment.
+    """
+    by_id = {a.id: a for a in adapters}
+    groups: dict[str, list[FrameworkAdapter]] = {a.id: [a] for a in adapters}
+    for a in adapters:
+        try:
+            host = by_id.get(a.probe_with() or "")
+            joins = not (host is None or host is a or host.probe_with() is not None or a.id in envs
+                         or host.id in envs or host.script_root() != a.script_root()
+                         or host.installed() is None or a.installed() is None or not groups[host.id])
+        except Exception:  # noqa: BLE001 - a faulty plugin adapter is probed (and reported) alone
+            joins = False
+        if joins and host is not None:
+            groups[host.id].append(a)
+            groups[a.id] = []
+    return [g for g in groups.values() if g]
+
+
+def probe_together(
+    adapters: Sequence[FrameworkAdapter],
+    *,
+    timeout: float = 60,
+    on_event: Callable[[ProbeEvent], None] | None = None,
+    cancel: threading.Event | None = None,
+    nice: int = 0,
+) -> dict[str, FrameworkProbe]:
+    """Probe installed adapters one after another in one child (`probes.together`); keyed by adapter id.
+
+    A script that never began (the child died before it) is probed again in a child of its own.
+    """
+    emit = on_event or (lambda _e: None)
+    found = {a.id: a.installed() for a in adapters}
+    for a in adapters:
+        emit(ProbeEvent("framework_start", a.id, f"importing {a.display_name} {(found[a.id] or ('', ''))[1]}"))
+    current = [adapters[0]]
+    modules = [a.probe_module for a in adapters]
+
+    def relay(ev: dict[str, Any]) -> None:
+        if ev.get("event") == "section":
+            current[0] = next((a for a in adapters if a.probe_module == ev.get("module")), current[0])
+            return
+        if ev.get("event") == "sections_end":
+            return
+        a = current[0]
+        emit(ProbeEvent("framework_event", a.id, f"{a.display_name}: {ev.get('event', '?')}", ev))
+
+    result = run_child("probes.together", modules, root=adapters[0].script_root(), timeout=timeout * len(adapters),
+                       on_event=relay, cancel=cancel, nice=nice)
+    out: dict[str, FrameworkProbe] = {}
+    for k, (a, part) in enumerate(zip(adapters, split_sections(result, modules), strict=True)):
+        dist, version = found[a.id] or (None, None)
+        if part is None:
+            if result.outcome == Outcome.CANCELLED:
+                out[a.id] = FrameworkProbe(a.id, True, dist, version, Outcome.CANCELLED.value, error="cancelled")
+            else:
+                out[a.id] = probe_framework(a, timeout=timeout, on_event=on_event, cancel=cancel, nice=nice)
+            continue
+        fp = from_child(a, dist or "", version or "", part)
+        fp.probed_after = adapters[0].id if k else None
+        out[a.id] = fp
+        emit(ProbeEvent("framework_done", a.id, f"{a.display_name}: {fp.outcome}", {"outcome": fp.outcome}))
+    return out
+
+
+def _probe_group(
+    group: Sequence[FrameworkAdapter],
+    *,
+    fast: bool,
+    timeout: float,
+    on_event: Callable[[ProbeEvent], None] | None,
+    cancel: threading.Event | None,
+    envs: Mapping[str, Mapping[str, str]],
+    nice: int,
+) -> dict[str, FrameworkProbe]:
+    if len(group) == 1 or fast:
+        return {a.id: probe_framework(a, fast=fast, timeout=timeout, on_event=on_event, cancel=cancel,
+                                      env=envs.get(a.id), nice=nice) for a in group}
+    if cancel is not None and cancel.is_set():
+        return {a.id: probe_framework(a, timeout=timeout, cancel=cancel) for a in group}
+    return probe_together(group, timeout=timeout, on_event=on_event, cancel=cancel, nice=nice)
+
+
+#: The priority drop for children off the critical path: enough that the longest probe gets a whole core
+#: from the scheduler (weight 1024 against 335 each), not so much that the others starve on a busy machine.
+_BACKGROUND_NICE = 5
+
+
+def _niceness(groups: Sequence[Sequence[FrameworkAdapter]], costs: Mapping[str, float]) -> list[int]:
+    """Per group: 0 for the longest probes that have a core each, `_BACKGROUND_NICE` for the rest.
+
+    With more children than cores the scheduler shares the CPU evenly, so the longest probe (the
+    whole probe's wall time) runs at a fraction of a core; the short ones finishing later costs nothing.
+    """
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:
+        cores = os.cpu_count() or 1
+    if len(groups) <= cores or cores < 2:
+        return [0] * len(groups)
+    cost = [sum(costs.get(a.id, a.typical_probe_s) for a in g) for g in groups]
+    first = sorted(range(len(groups)), key=lambda i: -cost[i])[: cores - 1]
+    return [0 if i in first else _BACKGROUND_NICE for i in range(len(groups))]
 
 
 def probe_frameworks(
@@ -183,30 +298,35 @@ def probe_frameworks(
     on_event: Callable[[ProbeEvent], None] | None = None,
     cancel: threading.Event | None = None,
     envs: Mapping[str, Mapping[str, str]] | None = None,
+    costs: Mapping[str, float] | None = None,
 ) -> dict[str, FrameworkProbe]:
-    """Probe several frameworks in parallel (one thread and one child each); keyed by adapter id, in input order.
+    """Probe several frameworks in parallel (one thread and one child per group); keyed by adapter id, in input order.
 
-    `envs` adds environment variables to one adapter's child (keyed by adapter id); tests use it to
-    put broken stand-in packages first on a child's path.
+    A framework that imports another one anyway (Keras 3 and its backend) is probed in that one's child,
+    after it (see `_groups`). `envs` adds environment variables to one adapter's child (keyed by adapter
+    id); tests use it to put broken stand-in packages first on a child's path. `costs` (seconds per
+    adapter id, e.g. this machine's last probe) decide which children get the CPU first (`_niceness`).
     """
     envs = envs or {}
     if not adapters:
         return {}
-    with ThreadPoolExecutor(max_workers=len(adapters), thread_name_prefix="fwprobe") as pool:
-        futures = {
-            a.id: pool.submit(
-                probe_framework, a, fast=fast, timeout=timeout, on_event=on_event, cancel=cancel, env=envs.get(a.id)
-            )
-            for a in adapters
-        }
-        out: dict[str, FrameworkProbe] = {}
-        for adapter in adapters:
+    groups = _groups(adapters, envs)
+    nices = _niceness(groups, costs or {}) if not fast else [0] * len(groups)
+    with ThreadPoolExecutor(max_workers=len(groups), thread_name_prefix="fwprobe") as pool:
+        futures = [
+            (g, pool.submit(_probe_group, g, fast=fast, timeout=timeout, on_event=on_event, cancel=cancel, envs=envs,
+                            nice=n))
+            for g, n in zip(groups, nices, strict=True)
+        ]
+        got: dict[str, FrameworkProbe] = {}
+        for group, future in futures:
             try:
-                out[adapter.id] = futures[adapter.id].result()
+                got.update(future.result())
             except Exception as exc:  # noqa: BLE001 - e.g. a plugin adapter that cannot find its scripts
                 error = f"probe failed: {type(exc).__name__}: {exc}"
-                out[adapter.id] = FrameworkProbe(adapter.id, True, None, None, Outcome.CRASHED.value, error=error)
-        return out
+                for a in group:
+                    got[a.id] = FrameworkProbe(a.id, True, None, None, Outcome.CRASHED.value, error=error)
+        return {a.id: got[a.id] for a in adapters}
 
 
 def probe_frameworks_cached(
@@ -232,7 +352,8 @@ def probe_frameworks_cached(
                 on_event(ProbeEvent("framework_done", a.id, f"{a.display_name}: {fp.outcome} (cached)",
                                     {"outcome": fp.outcome, "cached": True}))
     misses = [a for a in adapters if a.id not in found]
-    probed = probe_frameworks(misses, timeout=timeout, on_event=on_event, cancel=cancel)
+    costs = {a.id: c for a in misses if (c := probe_cache.last_wall_s(a.id)) is not None}
+    probed = probe_frameworks(misses, timeout=timeout, on_event=on_event, cancel=cancel, costs=costs)
     for fid, fp in probed.items():
         probe_cache.store(fp, keys[fid])
     found.update(probed)

@@ -26,10 +26,21 @@ class FrameworkAdapter(ABC):  # noqa: B024 - abstract by its class attributes, n
     distributions: ClassVar[tuple[str, ...]]  # pip distributions that provide it; the first found wins
     probe_module: ClassVar[str]  # run as `python -m <probe_module>` inside script_root()
     bench_module: ClassVar[str | None] = None
+    # A rough probe time (seconds) before this machine has measured one; used only to give the longest
+    # probe the CPU first when there are more children than cores, never reported.
+    typical_probe_s: ClassVar[float] = 1.0
 
     def script_root(self) -> Path:
         """The folder that holds the package of this adapter's scripts (cwd of the child)."""
         return probes_root()
+
+    def probe_with(self) -> str | None:
+        """The id of an adapter whose probe child this one's probe may share, because it imports that framework anyway.
+
+        None (the default): a child of its own. Sharing saves a second import of a heavy framework;
+        a wrong answer costs only that saving, never correctness (the script imports what it needs).
+        """
+        return None
 
     def installed(self) -> tuple[str, str] | None:
         """(distribution, version) from package metadata, or None; never imports the framework."""
