@@ -81,8 +81,9 @@ def bench_gemm(ctx: B.Context) -> None:
         b = _put(ctx, rng.standard_normal((n, n), dtype=np.float32)).astype(dtype)
         _ready(mm(a, b))  # compile outside the timed region
         call, sync = _each(lambda a=a, b=b: mm(a, b), ctx)
-        stats = B.measure(call, sync=sync, budget_s=ctx.budget_s)  # the preset budget is per case
-        ctx.emit_result(B.gemm_result(n, dtype_name, stats, params={"jit": True, "sync": _sync_mode(ctx)}))
+        stats = ctx.measure_case(f"gemm:{dtype_name}-{n}", call, sync=sync)  # the preset budget is per case
+        if stats is not None:
+            ctx.emit_result(B.gemm_result(n, dtype_name, stats, params={"jit": True, "sync": _sync_mode(ctx)}))
 
 
 def bench_elementwise(ctx: B.Context) -> None:

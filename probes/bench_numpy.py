@@ -22,8 +22,9 @@ def bench_gemm(ctx: B.Context) -> None:
     for n in sizes:
         a = rng.standard_normal((n, n), dtype=np.float32)
         b = rng.standard_normal((n, n), dtype=np.float32)
-        stats = B.measure(lambda a=a, b=b: a @ b, budget_s=ctx.budget_s)  # the preset budget is per case
-        ctx.emit_result(B.gemm_result(n, "fp32", stats))
+        stats = ctx.measure_case(f"gemm:fp32-{n}", lambda a=a, b=b: a @ b)  # the preset budget is per case
+        if stats is not None:
+            ctx.emit_result(B.gemm_result(n, "fp32", stats))
 
 
 def bench_elementwise(ctx: B.Context) -> None:

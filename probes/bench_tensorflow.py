@@ -60,8 +60,9 @@ def bench_gemm(ctx: B.Context) -> None:
         for dtype_name, dtype, n in cases:
             a = tf.cast(tf.constant(rng.standard_normal((n, n), dtype=np.float32)), dtype)
             b = tf.cast(tf.constant(rng.standard_normal((n, n), dtype=np.float32)), dtype)
-            stats = B.measure(lambda a=a, b=b: tf.matmul(a, b), sync=sync, budget_s=ctx.budget_s)  # per case
-            ctx.emit_result(B.gemm_result(n, dtype_name, stats))
+            stats = ctx.measure_case(f"gemm:{dtype_name}-{n}", lambda a=a, b=b: tf.matmul(a, b), sync=sync)
+            if stats is not None:  # the preset budget is per case
+                ctx.emit_result(B.gemm_result(n, dtype_name, stats))
 
 
 def bench_elementwise(ctx: B.Context) -> None:

@@ -139,3 +139,21 @@ def test_a_report_on_a_busy_machine_says_so_instead_of_using_the_figures(kb) -> 
     assert any("busy machine" in step for step in got.recommendation.next_steps)
     perf = {b.framework: next(c for c in b.contributions if c.criterion == "performance") for b in got.ranking}
     assert perf["jax"].measured_score is None and perf["pytorch"].measured_score is None
+
+
+def test_a_case_slower_than_a_round_is_measured_in_its_first_round_only() -> None:
+    import time
+
+    from probes import _bench as B
+
+    preset = B.PRESETS["test"]
+
+    def ctx(round_: int) -> B.Context:
+        return B.Context(preset=preset, device="cpu", device_name="cpu", budget_s=0.02, threads=1, round=round_)
+
+    first = ctx(0).measure_case("gemm:slow-1", lambda: time.sleep(0.05))  # one call: 2.5x the round's budget
+    assert first is not None and first.samples >= 2
+    assert any("measured in one round only" in w for w in first.warnings)
+    assert ctx(1).measure_case("gemm:slow-1", lambda: time.sleep(0.05)) is None  # later rounds leave it out
+    fast = ctx(1).measure_case("gemm:fast-1", lambda: None)  # a case that fits keeps its every round
+    assert fast is not None and not any("one round only" in w for w in fast.warnings)

@@ -28,6 +28,11 @@ from advisor.evidence.bench.stats import busy_reason, is_outlier, merge_rounds
 #: Rounds per preset for `ROUND_BENCHMARKS` (the others, with compiles and one-off set-up, run once).
 ROUNDS = {"test": 1, "quick": 2, "standard": 3, "thorough": 5}
 ROUND_BENCHMARKS = ("gemm", "elementwise", "dispatch", "conv")
+#: GEMM, the figure the advice leans on most, in more and shorter rounds with more time in all: this host's speed
+#: swings by 20-50% for seconds at a time with no steal or load to show for it (benchmarks/host_drift.py), so
+#: a figure sampled over more moments of the run lands nearer the next run's.
+GEMM_ROUNDS = {"test": 1, "quick": 4, "standard": 5, "thorough": 7}
+GEMM_BUDGET_FACTOR = {"test": 1.0, "quick": 1.5, "standard": 1.25, "thorough": 1.0}
 
 
 class _Cancelled(Exception):
@@ -159,6 +164,10 @@ def run_interleaved(run: _Run, members: Sequence[Member], selected: Sequence[str
 def _one_benchmark(run: _Run, members: Sequence[Member], bench: str, *, preset: str, budget: float | None,
                    bench_timeout: float, cancel: threading.Event | None, devices: Sequence[str] | None) -> None:
     rounds = ROUNDS.get(preset, 1) if bench in ROUND_BENCHMARKS else 1
+    share = 1.0 / rounds
+    if bench == "gemm":
+        rounds = GEMM_ROUNDS.get(preset, rounds)
+        share = GEMM_BUDGET_FACTOR.get(preset, 1.0) / rounds
     collected: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
     stopped: set[tuple[str, str]] = set()
     pairs = [(m, k) for m in members if bench in m.benchmarks for k in m.kinds if f"{bench}@{k}" not in m.skip]
@@ -167,7 +176,7 @@ def _one_benchmark(run: _Run, members: Sequence[Member], bench: str, *, preset: 
         for m, kind in pairs[shift:] + pairs[:shift]:  # rotate: nobody always measures first
             if m.dead or (m.fid, kind) in stopped:
                 continue
-            _turn(run, m, bench, kind, r, 1.0 / rounds, budget, bench_timeout, cancel, devices, collected, stopped)
+            _turn(run, m, bench, kind, r, share, budget, bench_timeout, cancel, devices, collected, stopped)
     if rounds > 1:
         again: dict[tuple[str, str], str] = {}
         for (fid, kind, _variant), rs in collected.items():
@@ -179,8 +188,7 @@ def _one_benchmark(run: _Run, members: Sequence[Member], bench: str, *, preset: 
             why = again.get((m.fid, kind))
             if why and not m.dead:
                 run.tell(BenchEvent("note", m.fid, bench, kind, message=f"measuring {bench} again: {why}"))
-                _turn(run, m, bench, kind, rounds, 1.0 / rounds, budget, bench_timeout, cancel, devices, collected,
-                      stopped)
+                _turn(run, m, bench, kind, rounds, share, budget, bench_timeout, cancel, devices, collected, stopped)
     for (fid, _kind, _variant), rs in collected.items():
         try:
             run.add(_measurement(fid, merge_rounds(rs), run.envs.get(fid, {}), run.peak))
