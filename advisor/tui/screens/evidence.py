@@ -29,12 +29,18 @@ from advisor.tui.widgets.bars import Bar, BarChart
 from advisor.tui.widgets.body import Body
 
 RESULT_COLUMNS = ("framework", "benchmark", "dev", "value", "%peak", "IQR%")
-NAME_WIDTH = 24  # benchmark + variant, cut so that the table fits 80 columns (the full name is shown below it)
+#: Benchmark ids as the table shows them, so that "benchmark variant" fits 80 columns whole (the JSON keeps the ids).
+SHORT_NAMES = {"elementwise": "elem", "train_mlp": "mlp", "train_transformer": "transformer",
+               "infer_latency": "latency", "agreement": "agree", "allreduce": "allred"}
+#: Variants shortened the same way (the highlighted row's detail line gives the full name).
+SHORT_VARIANTS = {"mlp-step-vs-reference": "vs-float64"}
 LEGEND = "IQR% = spread of the timings; ! = flagged by the core. Highlight a row for its full name and notes."
 
 
-def _cut(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
+def short_name(result: dict[str, Any]) -> str:
+    """ "benchmark variant" in the table's short form, never cut."""
+    bench, variant = str(result.get("benchmark", "?")), str(result.get("variant", ""))
+    return f"{SHORT_NAMES.get(bench, bench)} {SHORT_VARIANTS.get(variant, variant)}".strip()
 
 
 def _fmt(value: Any, digits: int = 1) -> str:
@@ -339,7 +345,7 @@ class EvidenceScreen(StepScreen):
             spread += "!"  # the core flagged this figure (wide spread, too few samples): see the report
         self.query_one("#results", DataTable).add_row(
             str(r.get("framework", "?")),
-            _cut(f"{r.get('benchmark', '?')} {r.get('variant', '')}".strip(), NAME_WIDTH),
+            short_name(r),
             str(r.get("device", "?")),
             Text(f"{_fmt(r.get('value'))} {r.get('unit', '')}", justify="right"),
             Text(_fmt(r.get("pct_of_peak")), justify="right"),

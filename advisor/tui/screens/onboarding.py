@@ -14,8 +14,9 @@ from textual.widgets.selection_list import Selection
 from advisor.tui import core
 from advisor.tui.messages import AssessmentReady
 from advisor.tui.screens.base import StepScreen
+from advisor.tui.widgets.ticklist import TickList
 
-#: Short section names for the list, so item titles fit at 80 columns (the full title is in the panel).
+#: Short section names for the list, so that item titles take fewer lines at 80 columns.
 SECTION_TAGS = {
     "install": "Install",
     "verify": "Verify",
@@ -55,7 +56,7 @@ class OnboardingScreen(StepScreen):
         """Title, list, detail."""
         yield Static("", id="checklist-title")
         with Horizontal(id="onboarding-body"):
-            yield SelectionList[str](id="checklist", classes="flat")
+            yield TickList[str](id="checklist", classes="flat")  # long titles wrap rather than end in "…"
             with VerticalScroll(id="item-detail-box", classes="panel"):
                 yield Static("", id="item-detail")
 

@@ -1,0 +1,46 @@
+"""Nothing is cut at 80x24: each of the seven steps (and the tabs behind them) shows its text whole."""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import re
+from typing import Any
+
+import pytest
+from _tui_support import goto, make_app, settle
+
+
+def _screen_text(app: Any) -> str:
+    """The screen's text as the terminal shows it (from Textual's own SVG screenshot)."""
+    svg = app.export_screenshot()
+    return html.unescape(re.sub(r"<[^>]+>", "", svg)).replace("\xa0", " ")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_no_step_cuts_its_text(kb: Any, size: tuple[int, int]) -> None:
+    from advisor.tui.data.state import STEPS
+
+    async def body() -> None:
+        app = make_app(kb)
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            seen: dict[str, str] = {}
+            for step in STEPS:
+                await goto(pilot, step)
+                await settle(pilot)
+                seen[step] = _screen_text(app)
+                if step == "onboarding":  # the first item's title wraps whole: every word of it is on screen
+                    first = app.screen.checklist.sections[0].items[0].title
+                    sel = app.screen.query_one("#checklist")
+                    lines = [sel.render_line(y).text for y in range(sel.size.height)]
+                    words = " ".join(lines).split()
+                    assert all(w in words for w in first.split()), (first, lines)
+                    assert sum("▌" in ln for ln in lines) < len(lines)  # a box per item, not per line
+                    await pilot.press("t")  # the Constraints tab
+                    await settle(pilot)
+                    seen["priorities/constraints"] = _screen_text(app)
+            cut = {name: [ln for ln in text.splitlines() if "…" in ln] for name, text in seen.items()}
+            assert not any(cut.values()), {k: v for k, v in cut.items() if v}
+
+    asyncio.run(body())
