@@ -17,7 +17,7 @@ def _screen_text(app: Any) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", svg)).replace("\xa0", " ")
 
 
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (60, 20)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_no_step_cuts_its_text(kb: Any, size: tuple[int, int]) -> None:
     from advisor.tui.data.state import STEPS
 
@@ -40,6 +40,9 @@ def test_no_step_cuts_its_text(kb: Any, size: tuple[int, int]) -> None:
                     await pilot.press("t")  # the Constraints tab
                     await settle(pilot)
                     seen["priorities/constraints"] = _screen_text(app)
+                labels = [str(lbl.render()) for lbl in app.screen.query(".step")]
+                assert f"{STEPS.index(step) + 1} " in " ".join(labels)  # the step bar names the current step
+                assert sum(len(t) + 1 for t in labels) <= size[0], labels  # and fits the width whole
             cut = {name: [ln for ln in text.splitlines() if "…" in ln] for name, text in seen.items()}
             assert not any(cut.values()), {k: v for k, v in cut.items() if v}
 

@@ -12,6 +12,7 @@ import threading
 from pathlib import Path
 
 from platformdirs import user_downloads_path
+from textual import events
 from textual.binding import Binding
 from textual.screen import ModalScreen
 from textual.theme import Theme
@@ -72,6 +73,10 @@ class AdvisorApp(AdvisorState):
         self.push_screen(self.walk.step if self.walk.step in STEPS else "welcome")
         # After the first paint, so that these threads do not compete with it for the interpreter.
         self.call_after_refresh(self._start_background)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Below 70 columns the header keeps the tool's name only: its subtitle would be cut."""
+        self.sub_title = "" if event.size.width < 70 else type(self).SUB_TITLE
 
     def _start_background(self) -> None:
         if self.kb is None:

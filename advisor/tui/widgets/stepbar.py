@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Label
@@ -23,6 +24,14 @@ class StepBar(Horizontal):
             if step == self.current:
                 label.add_class("-current")
             yield label
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Too narrow for every name (under ~74 columns): the other steps show their number only, never a cut name."""
+        full = sum(len(f"{i} {STEP_TITLES[s]}") + 1 for i, s in enumerate(STEPS, 1))
+        short = full > event.size.width
+        for i, step in enumerate(STEPS, 1):
+            name = f"{i} {STEP_TITLES[step]}" if step == self.current or not short else str(i)
+            self.query_one(f"#step-{step}", Label).update(name)
 
     def on_click(self, event: object) -> None:
         """Clicking a step goes there."""
