@@ -47,3 +47,27 @@ def test_no_step_cuts_its_text(kb: Any, size: tuple[int, int]) -> None:
             assert not any(cut.values()), {k: v for k, v in cut.items() if v}
 
     asyncio.run(body())
+
+
+def test_ctrl_q_quits_from_every_field_of_every_step(kb: Any) -> None:
+    from advisor.tui.data.state import STEPS
+
+    async def body() -> None:
+        app = make_app(kb)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            for step in STEPS:
+                await goto(pilot, step)
+                fields = [w for w in app.screen.query("*") if w.focusable and w.display]
+                assert fields, step
+                for widget in fields:  # ctrl+q is the app's, whatever has focus (a text field included)
+                    widget.focus()
+                    await pilot.pause()
+                    assert app.check_action("quit", ()) is True
+                    quit_binding = next(b for key, b in app.active_bindings.items() if key == "ctrl+q")
+                    assert quit_binding.binding.action == "quit" and quit_binding.enabled, (step, widget)
+            await pilot.press("ctrl+q")  # from the last field of the last step: the app really ends
+            await pilot.pause()
+            assert app.return_code == 0
+
+    asyncio.run(body())
