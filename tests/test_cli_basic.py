@@ -67,3 +67,37 @@ def test_kb_list_json_names_packs(cli_env: dict[str, str]) -> None:
     data = json.loads(out.stdout)
     assert data["packs"][0]["name"] == "builtin"
     assert "pytorch" in data["frameworks"]
+
+
+def test_kb_show_prints_a_packs_brackets_as_text_not_markup(cli_env: dict[str, str], tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # A user's overlay pack is data: "[/]" in it must neither crash Rich's markup parser nor style the output.
+    pack = tmp_path / "packs" / "markup"
+    pack.mkdir(parents=True)
+    (pack / "pack.yaml").write_text(
+        "name: markup\nversion: '1'\nscore_overrides:\n"
+        "  - framework: pytorch\n    criterion: performance\n    score:\n      score: 4\n"
+        "      rationale: 'Fast [/] and [bold]loud[/bold] on [red]'\n      sources: [https://pytorch.org/]\n"
+        "      as_of: 2026-10-01\n",
+        encoding="utf-8",
+    )
+    env = {**cli_env, "FWADVISOR_CONFIG_DIR": str(tmp_path), "COLUMNS": "300"}
+    env.pop("FWADVISOR_NO_USER_PACKS", None)
+    out = _run(["kb", "show", "pytorch"], env)
+    assert out.returncode == 0, out.stderr
+    assert "Fast [/] and [bold]loud[/bold] on [red]" in out.stdout
+
+
+def test_bench_progress_prints_a_childs_brackets_as_text() -> None:
+    import io
+
+    from rich.console import Console
+
+    from advisor.cli.commands.bench import _progress_printer
+    from advisor.evidence.bench.results import BenchEvent, BenchFailure
+
+    out = io.StringIO()
+    show = _progress_printer(Console(file=out, width=200, color_system=None))
+    error = "InvalidArgumentError: [/job:localhost/replica:0] shapes [bold] differ"  # TensorFlow-style device names
+    show(BenchEvent("failure", "tensorflow", failure=BenchFailure("tensorflow", "gemm", "cpu", "error", error)))
+    show(BenchEvent("note", "jax", message="restarting after [/crash]"))
+    assert error in out.getvalue() and "restarting after [/crash]" in out.getvalue()

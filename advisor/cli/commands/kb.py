@@ -79,6 +79,7 @@ def _list(kb: Any, as_json: bool) -> int:
     if as_json:
         sys.stdout.write(json_text(data))
         return 0
+    from rich.markup import escape as e  # pack names, versions and paths are data, not markup
     from rich.table import Table
 
     from advisor.cli.output import console as make_console
@@ -93,12 +94,12 @@ def _list(kb: Any, as_json: bool) -> int:
             table.add_column("version")
             table.add_column("path")
             for p in rows:  # type: ignore[union-attr]
-                table.add_row(p["name"], p["version"], p["path"])
+                table.add_row(e(str(p["name"])), e(str(p["version"])), e(str(p["path"])))
         else:
             table.add_column("id")
             table.add_column("name")
             for k, v in rows.items():  # type: ignore[attr-defined]
-                table.add_row(k, v)
+                table.add_row(e(str(k)), e(str(v)))
         console.print(table)
     return 0
 
@@ -114,6 +115,7 @@ def _show(kb: Any, framework: str | None, as_json: bool) -> int:
         out = {fid: kb.frameworks[fid].model_dump(mode="json", by_alias=True) for fid in ids}
         sys.stdout.write(json_text(out if framework is None else out[framework]))
         return 0
+    from rich.markup import escape as e  # knowledge text is data: a pack's "[/]" must print as written
     from rich.table import Table
 
     from advisor.cli.output import console as make_console
@@ -121,24 +123,25 @@ def _show(kb: Any, framework: str | None, as_json: bool) -> int:
     console = make_console()
     for fid in ids:
         fw = kb.frameworks[fid]
-        console.rule(f"[bold]{fw.name}[/] ({fid})")
-        console.print(f"Maintainer: {fw.maintainer}\nGovernance: {fw.governance}\nLicence: {fw.license}")
-        console.print(f"Stable line: {fw.stable_version}   Python: {', '.join(fw.python_versions)}")
+        console.rule(f"[bold]{e(fw.name)}[/] ({e(fid)})")
+        console.print(f"Maintainer: {e(str(fw.maintainer))}\nGovernance: {e(str(fw.governance))}\n"
+                      f"Licence: {e(str(fw.license))}")
+        console.print(f"Stable line: {e(str(fw.stable_version))}   Python: {e(', '.join(fw.python_versions))}")
         hw = Table(title="Hardware", title_justify="left")
         hw.add_column("backend")
         hw.add_column("status")
         hw.add_column("notes", overflow="fold")
         for key, support in fw.hardware.items():
-            hw.add_row(key.value, support.status.value, support.notes or "")
+            hw.add_row(e(key.value), e(support.status.value), e(support.notes or ""))
         console.print(hw)
-        console.print(f"[bold]Compiler:[/] {fw.compiler.summary}")
-        console.print(f"[bold]Distributed:[/] {fw.distributed.summary}")
+        console.print(f"[bold]Compiler:[/] {e(fw.compiler.summary)}")
+        console.print(f"[bold]Distributed:[/] {e(fw.distributed.summary)}")
         scores = Table(title="Scores", title_justify="left")
         scores.add_column("criterion")
         scores.add_column("score", justify="right")
         scores.add_column("as of")
         scores.add_column("rationale", overflow="fold")
         for cid, score in fw.scores.items():
-            scores.add_row(kb.criteria[cid].name, f"{score.score:g}", score.as_of.isoformat(), score.rationale)
+            scores.add_row(e(kb.criteria[cid].name), f"{score.score:g}", score.as_of.isoformat(), e(score.rationale))
         console.print(scores)
     return 0

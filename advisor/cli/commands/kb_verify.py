@@ -44,23 +44,25 @@ def run_verify(kb: Any, args: argparse.Namespace) -> int:
         print(json.dumps(result.to_json(), indent=2))
         return code
     from rich.console import Console
+    from rich.markup import escape as e  # pip's output and pack text are data, not markup
     from rich.table import Table
 
     console = Console()
     for fid, verdict in result.frameworks.items():
         if not verdict.drift:
-            console.print(f"[green]{fid}[/]: no drift ({verdict.checks} checks)")
+            console.print(f"[green]{e(fid)}[/]: no drift ({verdict.checks} checks)")
         else:
             table = Table(title=f"{fid}: {len(verdict.drift)} drift", title_justify="left", show_lines=True)
             for col in ("kind", "subject", "target", "claimed", "found", "pip command"):
                 table.add_column(col, overflow="fold")
             for d in verdict.drift:
-                table.add_row(d.kind, redact(d.subject), d.target or "", d.claimed, d.found, short_command(d.command))
+                table.add_row(*(e(str(v)) for v in (d.kind, redact(d.subject), d.target or "", d.claimed, d.found,
+                                                      short_command(d.command))))
             console.print(table)
         for line in verdict.unchecked:
-            console.print(f"  [dim]not checked (no claim): {line}[/]")
+            console.print(f"  [dim]not checked (no claim): {e(line)}[/]")
         for note in verdict.notes:
-            console.print(f"  [dim]{note}[/]")
+            console.print(f"  [dim]{e(note)}[/]")
     summary = f"{result.drift_count} drift" if result.drift_count else "no drift"
-    console.print(f"{summary} in {len(result.frameworks)} frameworks (pip {result.pip_version})")
+    console.print(e(f"{summary} in {len(result.frameworks)} frameworks (pip {result.pip_version})"))
     return code

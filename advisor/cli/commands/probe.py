@@ -142,6 +142,7 @@ def _kv(title: str, rows: list[tuple[str, Any]]) -> Any:
 
 
 def _print_tables(data: dict[str, Any]) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
     from advisor.cli.output import console as make_console
@@ -207,17 +208,18 @@ def _print_tables(data: dict[str, Any]) -> None:
         req.add_column("detail", overflow="fold")
         for r in data["requirements"]:
             mark = {True: "[green]yes[/]", False: "[red]no[/]", None: "[yellow]unknown[/]"}[r["ok"]]
-            req.add_row(r["framework"], r["check"], mark, r["detail"])
+            req.add_row(escape(str(r["framework"])), escape(str(r["check"])), mark, escape(str(r["detail"])))
         console.print(req)
     for note in data.get("notes") or []:
-        console.print(f"[dim]note: {note}[/]")
+        console.print(f"[dim]note: {escape(str(note))}[/]")
 
 
 def _print_gpus(console: Any, gpus: dict[str, Any]) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
     if gpus["status"] != "ok":
-        console.print(f"[bold]NVIDIA GPUs:[/] {gpus['message']} [dim]({gpus['status']})[/]")
+        console.print(f"[bold]NVIDIA GPUs:[/] {escape(str(gpus['message']))} [dim]({escape(str(gpus['status']))})[/]")
         return
     table = Table(
         title=f"NVIDIA GPUs — driver {_v(gpus.get('driver_version'))}, CUDA {_v(gpus.get('cuda_driver_version'))}; "
