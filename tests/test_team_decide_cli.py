@@ -94,6 +94,29 @@ def test_three_members_markdown_from_a_saved_report(bad_member: Path, tmp_path: 
     assert "| Criterion | Team | Rita (research) | Pat (platform) | lead |" in md
 
 
+def test_from_json_decides_from_the_saved_evidence_and_measures_nothing(tmp_path: Path) -> None:
+    """--from-json once probed and benchmarked this machine anyway, and then called that "saved report"."""
+    saved = json.loads(Path(SAVED).read_text())
+    saved["probe"]["cpu"]["model"] = "Saved Machine CPU"  # no machine has this: it can only come from the file
+    saved["probe"]["memory"]["total_bytes"] = 123 * 2**30
+    report = tmp_path / "elsewhere.json"
+    report.write_text(json.dumps(saved))
+    result = run_cli(["team", "decide", *MEMBERS[:2], "--from-json", str(report), "--json"], base=None)
+    assert result.returncode == 0, result.stderr
+    assert "probing" not in result.stderr and "benchmarking" not in result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["machine"]["cpu"] == "Saved Machine CPU" and doc["machine"]["memory_total_bytes"] == 123 * 2**30
+    assert doc["evidence"] == {"source": f"saved report {report}", "probe": True, "benchmarks": None}
+
+
+def test_a_bad_saved_report_is_one_line_before_anything_runs(tmp_path: Path) -> None:
+    report = tmp_path / "broken.json"
+    report.write_text('{"schema_version": ')
+    result = run_cli(["team", "decide", *MEMBERS[:1], "--from-json", str(report)], base=None)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.count("\n") == 1 and str(report) in result.stderr and "probing" not in result.stderr
+
+
 def test_all_members_bad_exits_2_with_one_line_each(bad_member: Path, tmp_path: Path) -> None:
     missing = tmp_path / "nobody.yaml"
     result = run_cli(["team", "decide", str(bad_member), str(missing), "--from-json", SAVED], base=None)

@@ -70,6 +70,7 @@ def run_decide(args: argparse.Namespace) -> int:
     from advisor.errors import UsageError
     from advisor.knowledge import load_knowledge
     from advisor.knowledge.schema import Constraints
+    from advisor.report import load_report
     from advisor.team.decide import team_candidates
     from advisor.team.members import load_members
     from advisor.team.session import decide_members, no_members_error
@@ -80,6 +81,8 @@ def run_decide(args: argparse.Namespace) -> int:
         raise UsageError(f"must be between 0 and 2**63 - 1, not {args.seed}", field="--seed")
     kb = load_knowledge(args.kb)
     members, left_out = load_members(kb, args.profiles)
+    # A bad saved report is reported before anything runs; with one, nothing is probed or measured here.
+    old = load_report(args.from_json) if args.from_json else None
     for x in left_out:
         warn(f"left out {x.path}: {x.reason}")
     if not members:
@@ -87,7 +90,7 @@ def run_decide(args: argparse.Namespace) -> int:
     candidates, _ = team_candidates(kb, members)
     # The evidence is gathered once, for the frameworks every member's constraints allow.
     scope = dataclasses.replace(members[0].resolved, frameworks=tuple(candidates), constraints=Constraints())
-    probe, bench, _host = gather(args, kb, scope)
+    probe, bench, _host = gather(args, kb, scope, old)
     if args.from_json:
         evidence = f"saved report {args.from_json}"
     else:
