@@ -133,3 +133,10 @@ def test_bad_flags_are_one_line_exit_2(flags: list[str], field: str) -> None:
     result = run_cli(["team", "decide", *MEMBERS, *flags], base=None)
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert result.stderr.strip().splitlines() == [result.stderr.strip()] and f"error: {field}: " in result.stderr
+
+
+def test_an_unknown_preset_is_refused_before_anything_runs() -> None:
+    """It used to be accepted, probed the machine, and only then failed in the benchmark engine."""
+    result = run_cli(["team", "decide", *MEMBERS[:1], "--preset", "bogus"], base=None)
+    assert result.returncode == 2 and "Traceback" not in result.stderr and "probing" not in result.stderr
+    assert "argument --preset: invalid choice: 'bogus'" in result.stderr

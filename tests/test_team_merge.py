@@ -12,6 +12,7 @@ import pytest
 
 from advisor.errors import ReportError, UsageError
 from advisor.knowledge import load_knowledge
+from advisor.privacy import scrub_text
 from advisor.team import classify, load_reports, merge_reports, recommended_framework
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -201,8 +202,33 @@ def test_cli_team_merge_three_reports(tmp_path: Path) -> None:
     assert f"skipped {CORRUPT}: not valid JSON" in result.stderr
     out = result.stdout
     assert out.startswith("# Team summary: JAX")
-    assert f"`{CORRUPT}`" in out and "| | alice-ws | bob-laptop |" in out
+    # Shown as the team would see it: under a home folder the path starts with ~ (advisor.privacy).
+    assert f"`{scrub_text(str(CORRUPT))}`" in out and "| | alice-ws | bob-laptop |" in out
     assert "### alice-ws: JAX onboarding checklist" in out
+
+
+@pytest.mark.parametrize("fmt", ["--json", "--markdown"])
+def test_cli_team_merge_hides_home_folders_unless_identify(tmp_path: Path, fmt: str) -> None:
+    """Reports under a home folder: the shared summary says ~/..., not the folder that names its user."""
+    home = tmp_path / "home" / "alice-example"
+    reports = home / "reports"
+    reports.mkdir(parents=True)
+    for src in (FAKE_GPU, SCHEMA2, CORRUPT):
+        (reports / src.name).write_bytes(src.read_bytes())
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "FWADVISOR_NO_USER_PACKS": "1", "HOME": str(home)}
+    files = [str(reports / src.name) for src in (FAKE_GPU, SCHEMA2, CORRUPT)]
+
+    def merge(*extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "advisor", "team", "merge", *files, fmt, *extra],
+                              capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
+
+    shared = merge()
+    assert shared.returncode == 0, shared.stderr
+    assert str(home) not in shared.stdout and "alice-example" not in shared.stdout
+    assert "~/reports/carol-corrupt.json" in shared.stdout
+    assert f"skipped {reports / CORRUPT.name}" in shared.stderr  # the user's own terminal keeps the path given
+    identified = merge("--identify")
+    assert identified.returncode == 0 and str(reports / CORRUPT.name) in identified.stdout
 
 
 def test_cli_team_merge_json_and_output_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

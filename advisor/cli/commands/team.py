@@ -17,6 +17,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     merge.add_argument("--framework", metavar="ID", help="the chosen framework (default: the reports' majority)")
     merge.add_argument("--from", dest="from_framework", metavar="ID", help="the framework the team uses today")
     merge.add_argument("--target", action="append", default=[], metavar="ID", help="a deployment target (repeatable)")
+    merge.add_argument("--identify", action="store_true",
+                       help="keep home folders and this machine's user and host names in the report paths")
     _output_flags(merge)
     merge.set_defaults(_run=run)
     decide = sub.add_parser(
@@ -30,7 +32,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     evidence.add_argument("--from-json", metavar="REPORT", help="use the evidence of a saved report; measure nothing")
     evidence.add_argument("--no-bench", action="store_true", help="skip the benchmarks (the probe still runs)")
     decide.add_argument("--fresh", action="store_true", help="probe the frameworks again (do not use the probe cache)")
-    decide.add_argument("--preset", default="quick", help="benchmark preset (default: quick)")
+    decide.add_argument("--preset", default="quick", choices=("test", "quick", "standard", "thorough"),
+                        help="benchmark preset (default: quick)")
     decide.add_argument("--seed", type=int, default=0, help="seed of the Monte-Carlo sensitivity analysis")
     _output_flags(decide)
     decide.set_defaults(_run=run_decide, identify=False)
@@ -55,9 +58,15 @@ def run(args: argparse.Namespace) -> int:
     from advisor.cli.output import emit_document, warn
 
     for skipped in summary.skipped:
-        warn(f"skipped {skipped.path}: {skipped.reason}")
+        warn(f"skipped {skipped.path}: {skipped.reason}")  # the user's own terminal: the path as they gave it
+    doc, md = summary.to_json(), summary.to_markdown()
+    if not args.identify:
+        # The summary is shared with the team: report paths under a home folder name their user. Host names that
+        # the reports themselves carry (made with --identify) stay, as the machines' labels.
+        from advisor.privacy import scrub, scrub_text
 
-    emit_document(args, summary.to_json(), summary.to_markdown())
+        doc, md = scrub(doc, drop_keys=False), scrub_text(md)
+    emit_document(args, doc, md)
     return 0
 
 
