@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -176,3 +177,15 @@ def test_close_totals_are_a_tie_and_clear_leads_are_clear() -> None:
 def test_single_candidate() -> None:
     s = analyse(np.array([[3.0, 2.0]]), [1, 1], ["a"], ["c1", "c2"])
     assert s.verdict == "single" and s.runner_up is None
+
+
+@pytest.mark.parametrize("tiny", [5e-324, 1e-320, 1e-310])
+def test_a_weight_near_the_smallest_float_has_no_overflowing_factor(tiny: float) -> None:
+    """(w + d) / w overflowed to inf with a RuntimeWarning; such a factor is unbounded, as for a zero weight."""
+    x = np.array([[5.0, 1.0], [1.0, 5.0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        found, _none = weight_thresholds(x, [tiny, 1.0], ["a", "b"], ["c1", "c2"])
+    for t in found:
+        assert t.raw_factor is None or math.isfinite(t.raw_factor)
+        assert math.isfinite(t.threshold_weight) and 0 <= t.threshold_weight <= 1

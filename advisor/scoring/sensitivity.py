@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -131,7 +132,10 @@ def weight_thresholds(
             continue
         delta, i = best
         new = (w[k] + delta) / (1.0 + delta)
-        factor = float((w[k] + delta) / w[k]) if w[k] > 0 else None
+        # A weight near the smallest float (5e-324) overflows the factor: "unbounded" is None, as for a zero weight.
+        with np.errstate(over="ignore", divide="ignore"):
+            factor = float((w[k] + delta) / w[k]) if w[k] > 0 else None
+        factor = factor if factor is not None and math.isfinite(factor) else None
         found.append(Threshold(cid, float(w[k]), float(new), float(new - w[k]), factor, names[i]))
     found.sort(key=lambda t: abs(t.change))
     return found, none
