@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from advisor.atomic import atomic_write_text
+from advisor.errors import AdvisorError
+from advisor.jsonio import read_json
 from advisor.paths import user_config_dir, user_data_dir
 
 #: The walk, in order: back/forward move along this list.
@@ -114,6 +116,10 @@ class Settings:
     walk: Walk = field(default_factory=Walk)
 
 
+#: The settings hold a theme, a path and the walk's answers: kilobytes. A larger file is not ours.
+_STATE_LIMIT = 1 << 20
+
+
 def state_path() -> Path:
     """Where the settings and the half-done walk live."""
     return user_config_dir() / STATE_FILE
@@ -123,8 +129,9 @@ def load_settings(path: Path | None = None) -> Settings:
     """Read the settings; a missing or corrupt file gives defaults (it only holds conveniences)."""
     path = path or state_path()
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        # Through the one input reader: a FIFO or device in its place would hang the app's start, a deep file crash it.
+        data = read_json(path, AdvisorError, limit=_STATE_LIMIT)
+    except AdvisorError:
         return Settings()
     if not isinstance(data, dict):
         return Settings()
@@ -151,8 +158,8 @@ def evidence_path() -> Path:
 def load_evidence(path: Path | None = None) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     """(probe, bench) saved by the last session; (None, None) when there is none or it cannot be read."""
     try:
-        data = json.loads((path or evidence_path()).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = read_json(path or evidence_path(), AdvisorError)  # a report's limits: it holds a probe and a bench
+    except AdvisorError:
         return None, None
     if not isinstance(data, dict):
         return None, None

@@ -1,0 +1,89 @@
+"""The TUI's own files (settings, the last session's evidence) are read through the one input reader.
+
+A FIFO, a folder or a device where the settings file should be once hung the app's start (`read_text` on a
+FIFO waits for a writer), and a deeply nested file crashed it with a RecursionError. They only hold
+conveniences, so anything unusable gives the defaults, at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _tui_support import make_app, settle
+
+from advisor.tui.data.state import (
+    Settings,
+    evidence_path,
+    load_evidence,
+    load_settings,
+    save_evidence,
+    save_settings,
+    state_path,
+)
+
+
+def finishes(fn: Callable[[], Any], limit_s: float = 10.0) -> Any:
+    """fn() in a thread; fails (instead of hanging the suite) if it has not returned within `limit_s`."""
+    out: list[Any] = []
+    worker = threading.Thread(target=lambda: out.append(fn()), daemon=True)
+    worker.start()
+    worker.join(limit_s)
+    assert not worker.is_alive(), f"{fn} did not return within {limit_s} s"
+    return out[0]
+
+
+def _fifo(path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(path)
+    return path
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "deep", "corrupt", "not_an_object", "huge"])
+def test_unusable_settings_and_evidence_give_defaults_at_once(tmp_path: Path, kind: str) -> None:
+    for name, load, default in (("state.json", load_settings, Settings()), ("evidence.json", load_evidence,
+                                                                             (None, None))):
+        path = tmp_path / kind / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if kind == "fifo":
+            _fifo(path)
+        elif kind == "folder":
+            path.mkdir()
+        elif kind == "deep":
+            path.write_text("[" * 100_000 + "]" * 100_000)
+        elif kind == "corrupt":
+            path.write_text('{"theme": ')
+        elif kind == "not_an_object":
+            path.write_text("[1, 2]")
+        else:
+            path.write_bytes(b" " * (17 << 20) + b"{}")  # over every limit of the input reader
+        assert finishes(lambda p=path, f=load: f(p)) == default
+
+
+def test_settings_and_evidence_round_trip(tmp_path: Path) -> None:
+    settings = Settings(theme="textual-light", last_profile="team.yaml")
+    save_settings(settings, tmp_path / "state.json")
+    assert load_settings(tmp_path / "state.json") == settings
+    save_evidence({"schema": "p"}, {"schema": "b"}, tmp_path / "evidence.json")
+    assert load_evidence(tmp_path / "evidence.json") == ({"schema": "p"}, {"schema": "b"})
+    assert json.loads((tmp_path / "evidence.json").read_text()) == {"probe": {"schema": "p"}, "bench": {"schema": "b"}}
+
+
+def test_the_app_starts_with_fifos_where_its_files_should_be(kb: Any) -> None:  # type: ignore[no-untyped-def]
+    """The real app on Pilot, resuming, with both of its files replaced by FIFOs nobody writes to."""
+    _fifo(state_path())
+    _fifo(evidence_path())
+
+    async def body() -> None:
+        app = make_app(kb, resume=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            assert app.screen.step == "welcome"
+
+    finishes(lambda: asyncio.run(body()), limit_s=60)
