@@ -252,6 +252,10 @@ class Context:
     extra: dict[str, Any] = field(default_factory=dict)
     round: int = 0  # which interleaved round this is (0 when the benchmark runs once)
 
+    def done_with(self, case: str) -> bool:
+        """Whether an earlier round found `case` slower than a round (see `measure_case`): skip its set-up too."""
+        return self.round > 0 and (self.device, case) in _SLOW_CASES
+
     def measure_case(self, case: str, fn: Callable[[], Any], **kw: Any) -> Stats | None:
         """`measure` one case of this benchmark at the context's budget; None when an earlier round found it slow.
 
@@ -261,7 +265,7 @@ class Context:
         first round only and says so.
         """
         key = (self.device, case)
-        if self.round > 0 and key in _SLOW_CASES:
+        if self.done_with(case):
             return None
         if self.round > 0:
             # The child is warm from round 0 (compiled, caches filled); a short warm-up wakes its threads after

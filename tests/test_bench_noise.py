@@ -155,5 +155,7 @@ def test_a_case_slower_than_a_round_is_measured_in_its_first_round_only() -> Non
     assert first is not None and first.samples >= 2
     assert any("measured in one round only" in w for w in first.warnings)
     assert ctx(1).measure_case("gemm:slow-1", lambda: time.sleep(0.05)) is None  # later rounds leave it out
+    assert ctx(1).done_with("gemm:slow-1") and not ctx(0).done_with("gemm:slow-1")  # and its set-up (arrays, compile)
+    assert not ctx(1).done_with("gemm:fast-1")
     fast = ctx(1).measure_case("gemm:fast-1", lambda: None)  # a case that fits keeps its every round
     assert fast is not None and not any("one round only" in w for w in fast.warnings)
