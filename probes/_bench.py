@@ -30,6 +30,7 @@ from probes._timing import (  # noqa: F401 - re-exported: every bench script mea
     MIN_SAMPLES,
     TARGET_REL_IQR,
     THREADS,
+    TIMED_ONCE,
     UNSTABLE_REL_IQR,
     WARMUP_S,
     Stats,
@@ -271,11 +272,17 @@ class Context:
             # The child is warm from round 0 (compiled, caches filled); a short warm-up wakes its threads after
             # the other frameworks' turns without spending a many-round preset's budget on warming up.
             kw.setdefault("warmup_s", WARMUP_S / 3)
+        # A call of over a second and ten rounds' budget is timed once: more samples would cost minutes, not accuracy.
+        kw.setdefault("once_over_s", max(10 * self.budget_s, ONCE_OVER_MIN_S))
         stats = measure(fn, budget_s=self.budget_s, **kw)
         if stats.median_s > self.budget_s:
             _SLOW_CASES.add(key)
             note = (f"one call takes {stats.median_s:.2f} s, more than a round's budget ({self.budget_s:.2f} s): "
                     "measured in one round only")
+            if stats.samples == 1:  # timed once: one note says both
+                note = TIMED_ONCE.format(stats.median_s) + ", in one round only"
+                stats = Stats(**{**stats.__dict__, "warnings": tuple(w for w in stats.warnings
+                                                                     if not w.startswith(TIMED_ONCE[:14]))})
             stats = Stats(**{**stats.__dict__, "warnings": (*stats.warnings, note)})
         return stats
 
@@ -289,6 +296,8 @@ class Context:
 
 
 BenchFn = Callable[[Context], None]
+#: A GEMM case's first call longer than this (and than ten rounds' budget) is its only sample.
+ONCE_OVER_MIN_S = 1.0
 #: (device, case) pairs found slower per call than a round's budget (see `Context.measure_case`).
 _SLOW_CASES: set[tuple[str, str]] = set()
 

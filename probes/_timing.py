@@ -28,6 +28,8 @@ MIN_SAMPLES = 5
 #: caches fill and the clock ramps up over the first ~0.1 s (TensorFlow's 1024 GEMM ran at half speed for its
 #: first ~20 calls here, which was the whole measurement budget of the quick preset).
 WARMUP_S = 0.15
+#: The note of a figure from one call (`measure`'s `once_over_s`); the parent keys on its start.
+TIMED_ONCE = "one call takes {:.1f} s: timed once, its warm-up included"
 #: Threads the suite runs with (set by `run_suite`): the CPU share in each figure's machine state is out of these.
 THREADS = [1]
 #: The machine state of the last timed run, for results built from `measure_latencies` (which returns times only).
@@ -154,6 +156,7 @@ def measure(
     warmup: int = 1,
     warmup_s: float = WARMUP_S,
     clock: Callable[[], float] = time.perf_counter,
+    once_over_s: float | None = None,
 ) -> Stats:
     """Adaptive repetition: per-call time of `fn`, synchronised by `sync(fn's last result)` at block ends.
 
@@ -164,10 +167,23 @@ def measure(
     samples, or until `budget_s` (excluding warm-up) is spent and `min_samples` exist (at most 3x
     the budget to reach them). At least 2 samples are always taken. Warm-up (not timed, not counted in
     the budget) lasts at least `warmup` calls and at least `warmup_s` seconds.
+
+    A first call longer than `once_over_s` is the only sample (warm-up included, and said so): PyTorch's
+    bf16 GEMM of 2048 on a CPU without bf16 units takes ~57 s a call, and warm-up, calibration and two
+    samples of it cost the standard preset four minutes for a figure that one call gives within its noise.
     """
     do_sync = sync or (lambda _r: None)
+    before = _machine.snapshot()
     warm_start = clock()
-    done = 0
+    do_sync(fn())
+    first = clock() - warm_start
+    if once_over_s is not None and first > once_over_s:
+        stats = summarize([first], number=1, total_s=first)
+        kept = tuple(w for w in stats.warnings if not w.startswith("only "))  # the note says why there is one
+        state = _machine.between(before, _machine.snapshot(), THREADS[0])
+        _LAST_MACHINE[0] = state
+        return Stats(**{**stats.__dict__, "warnings": (*kept, TIMED_ONCE.format(first)), "machine": state})
+    done = 1
     while done < max(warmup, 0) or clock() - warm_start < warmup_s:
         do_sync(fn())
         done += 1

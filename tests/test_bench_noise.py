@@ -159,3 +159,34 @@ def test_a_case_slower_than_a_round_is_measured_in_its_first_round_only() -> Non
     assert not ctx(1).done_with("gemm:fast-1")
     fast = ctx(1).measure_case("gemm:fast-1", lambda: None)  # a case that fits keeps its every round
     assert fast is not None and not any("one round only" in w for w in fast.warnings)
+
+
+def test_a_call_over_ten_rounds_budget_is_timed_once_with_its_warm_up() -> None:
+    """PyTorch's bf16-2048 GEMM on a CPU without bf16 units: ~57 s a call, four calls cost the standard preset
+    four minutes. A first call over `once_over_s` is the figure, and the note says so (no "budget too small")."""
+    import time
+
+    from advisor.evidence.bench.stats import merge_rounds
+    from probes import _bench as B
+    from probes._timing import measure
+
+    calls: list[float] = []
+
+    def slow() -> None:
+        calls.append(time.perf_counter())
+        time.sleep(0.12)
+
+    stats = measure(slow, budget_s=0.01, once_over_s=0.1)
+    assert len(calls) == 1 and stats.samples == 1 and stats.median_s >= 0.12
+    assert stats.warnings == ("one call takes 0.1 s: timed once, its warm-up included",)
+    fast = measure(lambda: None, budget_s=0.01, once_over_s=0.1)  # under the limit: sampled as before
+    assert fast.samples >= 2 and not any("timed once" in w for w in fast.warnings)
+
+    ctx = B.Context(preset=B.PRESETS["test"], device="cpu", device_name="cpu", budget_s=0.005, threads=1, round=0)
+    got = ctx.measure_case("gemm:once-1", slow, once_over_s=0.1)
+    assert got is not None and got.samples == 1
+    assert [w for w in got.warnings if "one call" in w] == [
+        "one call takes 0.1 s: timed once, its warm-up included, in one round only"]
+    pooled = merge_rounds([{"median_s": got.median_s, "value": 1.0, "times_s": list(got.times_s), "samples": 1,
+                            "warnings": list(got.warnings)}])
+    assert not any(w.startswith("only ") for w in pooled["warnings"])
