@@ -17,8 +17,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     size = parser.add_mutually_exclusive_group()
     size.add_argument("--quick", dest="preset", action="store_const", const="quick",
                       help="GEMM (4 short rounds), a*x+y, dispatch, conv (2 rounds), MLP step, agreement "
-                           "(default). Measured: 52 s for NumPy + PyTorch + JAX + TensorFlow on a 2-core VM at "
-                           "load 1.1-1.3 (82 s at load 7.5-8.5)")
+                           "(default). Measured: 45-52 s for NumPy + PyTorch + JAX + TensorFlow on a 2-core VM at "
+                           "load 1-1.3 (82 s at load 7.5-8.5)")
     size.add_argument("--standard", dest="preset", action="store_const", const="standard",
                       help="everything quick leaves out (transformer block, batch-1 latency, all-reduce, "
                            "torch.compile of every model), more sizes, 3 rounds. Measured: 7.9 min on that VM "
