@@ -392,3 +392,27 @@ def test_tui_says_stopped_only_when_no_child_is_left(kb: Any) -> None:
             assert "Cancelled: child processes stopped" in str(status.render())
 
     asyncio.run(body())
+
+
+def test_a_temp_folder_still_written_by_a_dying_worker_is_removed_by_the_stop(tmp_path: Path) -> None:
+    """torchrun's launcher returns while its workers still write logs into its TMPDIR, and the stop comes then.
+
+    The launcher's own clean-up once swept the folder in one pass while a worker wrote into it ('not empty',
+    ignored) and dropped it from the list, so the stop that killed the worker had nothing left to remove.
+    """
+    from advisor.evidence.children import Children
+
+    children = Children()  # its own registry: closing it must not close this test process's
+    writer = ("import itertools, os, sys\n"
+              "for i in itertools.count():\n"
+              "    open(os.path.join(sys.argv[1], f'log{i}'), 'w').close()\n")
+    stops: list[Any] = []
+    with children.temp_dir("torchrun") as tmp:
+        children.popen([sys.executable, "-c", writer, str(tmp)], env=dict(os.environ), label="worker")
+        wait_for(lambda: any(tmp.iterdir()), 30, "the worker's first log file")
+        timer = threading.Timer(0.3, lambda: stops.append(children.close()))
+        timer.start()
+    timer.join(10)
+    assert not tmp.exists(), f"left behind with {len(list(tmp.iterdir()))} files"
+    assert stops and stops[0].temp_dirs == 1, stops
+    assert not children.alive()

@@ -102,6 +102,16 @@ def _alive(p: psutil.Process) -> bool:
         return False
 
 
+def _remove_tree(path: Path, patience_s: float = GRACE_S + KILL_WAIT_S + 0.5) -> None:
+    """Remove a folder, again while a dying process still writes into it (one pass then fails on 'not empty')."""
+    deadline = time.monotonic() + patience_s
+    while True:
+        shutil.rmtree(path, ignore_errors=True)
+        if not path.exists() or time.monotonic() > deadline:
+            return
+        time.sleep(0.05)
+
+
 class Children:
     """The registry of live children of this process (one instance, `CHILDREN`, per process)."""
 
@@ -148,10 +158,16 @@ class Children:
             yield path
         finally:
             with self._lock:
-                if path in self._temp_dirs and self._closed:
-                    self._ended_by_interrupt.temp_dirs += 1  # removed here first: the stop's summary says so
-                self._temp_dirs.discard(path)
-            shutil.rmtree(path, ignore_errors=True)
+                ours = path in self._temp_dirs  # else a stop took it and removes it once its processes are gone
+            if ours:
+                # It stays listed until it is gone: a stop that comes meanwhile removes it again after killing the
+                # processes that may still be writing into it (torchrun's workers, as their launcher dies).
+                _remove_tree(path)
+                with self._lock:
+                    if path in self._temp_dirs:
+                        self._temp_dirs.discard(path)
+                        if self._closed:
+                            self._ended_by_interrupt.temp_dirs += 1  # removed here first: the stop's summary says so
 
     # --- ending ------------------------------------------------------------------------------------
 
@@ -184,7 +200,6 @@ class Children:
         start = time.monotonic()
         with self._lock:
             live = list(self._live.values())
-            earlier, self._ended_by_interrupt = self._ended_by_interrupt, Stopped()
         stopped = self._stop([c.proc for c in live if c.proc.returncode is None], [f"{self.run_id}."], prefix=True)
         for c in live:
             c.proc.poll()
@@ -193,8 +208,10 @@ class Children:
                 self._live.pop(c.proc.pid, None)
             dirs, self._temp_dirs = list(self._temp_dirs), set()
         for d in dirs:
-            shutil.rmtree(d, ignore_errors=True)
+            _remove_tree(d)
         stopped.temp_dirs = len(dirs)
+        with self._lock:  # taken last: what another thread ended or removed meanwhile belongs to this stop too
+            earlier, self._ended_by_interrupt = self._ended_by_interrupt, Stopped()
         ended = [c.label for c in live if c.proc.pid in stopped.pids]
         stopped.labels = (ended or [c.label for c in live]) if stopped.processes else []
         stopped.seconds = time.monotonic() - start
