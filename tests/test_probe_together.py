@@ -143,18 +143,40 @@ def test_a_keras_backend_is_read_as_keras_reads_it(tmp_path: Path) -> None:
     assert keras_backend({"HOME": str(tmp_path)}) == "tensorflow"
 
 
-def test_the_longest_probe_keeps_its_priority_when_children_outnumber_cores(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_children_start_longest_first_on_one_slot_per_core(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from advisor.evidence import probe_frameworks as pf
 
     a, b, c = (_adapter(tmp_path, fid, None) for fid in ("a", "b", "c"))
     monkeypatch.setattr(pf.os, "sched_getaffinity", lambda _pid: {0, 1})
     # Measured costs (this machine's last probe) win over the adapters' typical figure (1 s each here).
-    assert pf._niceness([[a], [b], [c]], {"b": 6.0, "c": 2.0}) == [pf._BACKGROUND_NICE, 0, pf._BACKGROUND_NICE]
-    assert pf._niceness([[a], [b]], {"b": 6.0}) == [0, 0]  # a core each: nothing to reorder
-    monkeypatch.setattr(pf.os, "sched_getaffinity", lambda _pid: {0, 1, 2, 3})
-    assert pf._niceness([[a], [b], [c]], {"b": 6.0}) == [0, 0, 0]
+    assert pf._schedule([[a], [b], [c]], {"b": 6.0, "c": 2.0}) == (2, [1, 2, 0])
+    assert pf._schedule([[a], [b]], {}) == (2, [0, 1])  # equal costs keep their order
+    monkeypatch.setattr(pf.os, "sched_getaffinity", lambda _pid: {0})
+    assert pf._schedule([[a], [b], [c]], {}) == (2, [0, 1, 2])  # two at least: one hang never holds up the rest
+    monkeypatch.setattr(pf.os, "sched_getaffinity", lambda _pid: set(range(8)))
+    assert pf._schedule([[a], [b], [c]], {})[0] == 3
+
+
+def test_three_real_children_on_two_cores_run_two_at_a_time_the_longest_first(
+    scripts: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each stand-in writes when it ran; the longest (by the last probe's cost) starts first, never three at once."""
+    from advisor.evidence import probe_frameworks as pf
+
+    log = scripts / "spans.txt"
+    for name in ("a", "b", "c"):
+        (scripts / "probes" / f"fw_{name}.py").write_text(
+            "import time\nfrom probes._proto import done, emit\nstart = time.time()\ntime.sleep(0.4)\n"
+            f"emit('import', ok=True, module={name!r}, seconds=0.4)\n"
+            "emit('device', kind='cpu', name='cpu', id='cpu')\n"
+            f"open({str(log)!r}, 'a').write('{name} %f %f\\n' % (start, time.time()))\ndone()\n")
+    monkeypatch.setattr(pf.os, "sched_getaffinity", lambda _pid: {0, 1})
+    adapters = [_adapter(scripts, fid, None) for fid in ("a", "b", "c")]
+    got = probe_frameworks(adapters, timeout=30, costs={"c": 9.0, "b": 5.0})
+    assert [fp.outcome for fp in got.values()] == ["ok"] * 3 and list(got) == ["a", "b", "c"]
+    spans = {name: (float(s), float(e)) for name, s, e in (line.split() for line in log.read_text().splitlines())}
+    assert spans["c"][0] < spans["a"][0] and spans["b"][0] < spans["a"][0], spans  # a, the cheapest, waited
+    assert spans["a"][0] >= min(spans["b"][1], spans["c"][1]) - 0.05, spans  # ... for a slot to come free
 
 
 def test_a_lowered_priority_reaches_the_child(scripts: Path) -> None:

@@ -151,9 +151,8 @@ def probe_framework(
     on_event: Callable[[ProbeEvent], None] | None = None,
     cancel: threading.Event | None = None,
     env: Mapping[str, str] | None = None,
-    nice: int = 0,
 ) -> FrameworkProbe:
-    """Probe one framework: metadata only when `fast` or not installed, else its child script (at `nice`)."""
+    """Probe one framework: metadata only when `fast` or not installed, else its child script."""
     emit = on_event or (lambda _e: None)
     found = adapter.installed()
     if found is None:
@@ -174,7 +173,6 @@ def probe_framework(
 
     result = run_child(
         adapter.probe_module, root=adapter.script_root(), timeout=timeout, on_event=relay, cancel=cancel, env=env,
-        nice=nice,
     )
     fp = from_child(adapter, dist, version, result)
     emit(ProbeEvent("framework_done", adapter.id, f"{adapter.display_name}: {fp.outcome}", {"outcome": fp.outcome}))
@@ -210,7 +208,6 @@ def probe_together(
     timeout: float = 60,
     on_event: Callable[[ProbeEvent], None] | None = None,
     cancel: threading.Event | None = None,
-    nice: int = 0,
 ) -> dict[str, FrameworkProbe]:
     """Probe installed adapters one after another in one child (`probes.together`); keyed by adapter id.
 
@@ -233,7 +230,7 @@ def probe_together(
         emit(ProbeEvent("framework_event", a.id, f"{a.display_name}: {ev.get('event', '?')}", ev))
 
     result = run_child("probes.together", modules, root=adapters[0].script_root(), timeout=timeout * len(adapters),
-                       on_event=relay, cancel=cancel, nice=nice)
+                       on_event=relay, cancel=cancel)
     out: dict[str, FrameworkProbe] = {}
     for k, (a, part) in enumerate(zip(adapters, split_sections(result, modules), strict=True)):
         dist, version = found[a.id] or (None, None)
@@ -241,7 +238,7 @@ def probe_together(
             if result.outcome == Outcome.CANCELLED:
                 out[a.id] = FrameworkProbe(a.id, True, dist, version, Outcome.CANCELLED.value, error="cancelled")
             else:
-                out[a.id] = probe_framework(a, timeout=timeout, on_event=on_event, cancel=cancel, nice=nice)
+                out[a.id] = probe_framework(a, timeout=timeout, on_event=on_event, cancel=cancel)
             continue
         fp = from_child(a, dist or "", version or "", part)
         fp.probed_after = adapters[0].id if k else None
@@ -258,36 +255,31 @@ def _probe_group(
     on_event: Callable[[ProbeEvent], None] | None,
     cancel: threading.Event | None,
     envs: Mapping[str, Mapping[str, str]],
-    nice: int,
 ) -> dict[str, FrameworkProbe]:
     if len(group) == 1 or fast:
         return {a.id: probe_framework(a, fast=fast, timeout=timeout, on_event=on_event, cancel=cancel,
-                                      env=envs.get(a.id), nice=nice) for a in group}
+                                      env=envs.get(a.id)) for a in group}
     if cancel is not None and cancel.is_set():
         return {a.id: probe_framework(a, timeout=timeout, cancel=cancel) for a in group}
-    return probe_together(group, timeout=timeout, on_event=on_event, cancel=cancel, nice=nice)
+    return probe_together(group, timeout=timeout, on_event=on_event, cancel=cancel)
 
 
-#: The priority drop for children off the critical path: enough that the longest probe gets a whole core
-#: from the scheduler (weight 1024 against 335 each), not so much that the others starve on a busy machine.
-_BACKGROUND_NICE = 5
+def _schedule(groups: Sequence[Sequence[FrameworkAdapter]], costs: Mapping[str, float]) -> tuple[int, list[int]]:
+    """How many children run at once (one per usable core, at least 2), and the groups' start order (longest first).
 
-
-def _niceness(groups: Sequence[Sequence[FrameworkAdapter]], costs: Mapping[str, float]) -> list[int]:
-    """Per group: 0 for the longest probes that have a core each, `_BACKGROUND_NICE` for the rest.
-
-    With more children than cores the scheduler shares the CPU evenly, so the longest probe (the
-    whole probe's wall time) runs at a fraction of a core; the short ones finishing later costs nothing.
+    Longest-processing-time-first on as many slots as cores: the longest probe (TensorFlow's import, the probe's
+    wall time) starts at once with a core to itself and the short ones follow each other on the rest. Three
+    imports at once on two cores slowed TensorFlow's by a quarter even with the others at a lower priority
+    (shared caches and memory bandwidth, not only CPU share). Two slots at least, so one hung child never
+    holds up the rest on a single core.
     """
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:
         cores = os.cpu_count() or 1
-    if len(groups) <= cores or cores < 2:
-        return [0] * len(groups)
     cost = [sum(costs.get(a.id, a.typical_probe_s) for a in g) for g in groups]
-    first = sorted(range(len(groups)), key=lambda i: -cost[i])[: cores - 1]
-    return [0 if i in first else _BACKGROUND_NICE for i in range(len(groups))]
+    order = sorted(range(len(groups)), key=lambda i: -cost[i])  # stable: equal costs keep the input order
+    return max(1, min(len(groups), max(cores, 2))), order
 
 
 def probe_frameworks(
@@ -305,19 +297,19 @@ def probe_frameworks(
     A framework that imports another one anyway (Keras 3 and its backend) is probed in that one's child,
     after it (see `_groups`). `envs` adds environment variables to one adapter's child (keyed by adapter
     id); tests use it to put broken stand-in packages first on a child's path. `costs` (seconds per
-    adapter id, e.g. this machine's last probe) decide which children get the CPU first (`_niceness`).
+    adapter id, e.g. this machine's last probe) decide which children start first (`_schedule`).
     """
     envs = envs or {}
     if not adapters:
         return {}
     groups = _groups(adapters, envs)
-    nices = _niceness(groups, costs or {}) if not fast else [0] * len(groups)
-    with ThreadPoolExecutor(max_workers=len(groups), thread_name_prefix="fwprobe") as pool:
-        futures = [
-            (g, pool.submit(_probe_group, g, fast=fast, timeout=timeout, on_event=on_event, cancel=cancel, envs=envs,
-                            nice=n))
-            for g, n in zip(groups, nices, strict=True)
-        ]
+    slots, order = _schedule(groups, costs or {})
+    if fast:  # metadata only: no child, nothing to share
+        slots = len(groups)
+    with ThreadPoolExecutor(max_workers=slots, thread_name_prefix="fwprobe") as pool:
+        started = {i: pool.submit(_probe_group, groups[i], fast=fast, timeout=timeout, on_event=on_event,
+                                  cancel=cancel, envs=envs) for i in order}  # the pool starts them in order
+        futures = [(g, started[i]) for i, g in enumerate(groups)]
         got: dict[str, FrameworkProbe] = {}
         for group, future in futures:
             try:
