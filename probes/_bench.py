@@ -75,6 +75,11 @@ class Preset:
     # The variants that cost more set-up than measuring on a CPU: torch.compile of the small MLP (10-20 s) and JAX's
     # op-by-op training step (every primitive compiled on first use). The quick preset leaves them to standard.
     full_variants: bool = True
+    # GEMM sizes on an accelerator: a 1024 product takes ~4 us of an H200's tensor cores, less than one call's
+    # dispatch (PyTorch ~7 us, JAX ~40 us per op there), so it measured each framework's Python overhead (PyTorch
+    # 125-183 TFLOP/s and JAX 47-56 in bf16, run to run) rather than the GPU; from 4096 up the math dominates.
+    accel_gemm_sizes: tuple[int, ...] = (4096,)
+    accel_gemm_low_precision_sizes: tuple[int, ...] = (8192,)
 
 
 PRESETS: dict[str, Preset] = {
@@ -82,6 +87,7 @@ PRESETS: dict[str, Preset] = {
         name="test", budget_s=0.05, gemm_sizes=(64,), gemm_low_precision_sizes=(64,), elementwise_n=1 << 16,
         conv_batch=1, conv_hw=8, conv_channels=4, mlp=(8, 16, 32, 4), transformer=(2, 8, 16, 2),
         latency_calls=20, allreduce_sizes=(1 << 10,), compile_heavy=False, transfer_bytes=1 << 20,
+        accel_gemm_sizes=(256,), accel_gemm_low_precision_sizes=(256,),
     ),
     "quick": Preset(
         name="quick", budget_s=0.35, gemm_sizes=(256, 1024), gemm_low_precision_sizes=(1024,),
@@ -93,14 +99,15 @@ PRESETS: dict[str, Preset] = {
         name="standard", budget_s=1.0, gemm_sizes=(256, 512, 1024, 2048), gemm_low_precision_sizes=(1024, 2048),
         elementwise_n=1 << 24, conv_batch=16, conv_hw=56, conv_channels=64, mlp=(128, 512, 1024, 10),
         transformer=(16, 128, 256, 8), latency_calls=300, allreduce_sizes=(1 << 16, 1 << 20, 1 << 24),
-        compile_heavy=True,
+        compile_heavy=True, accel_gemm_sizes=(1024, 4096, 8192), accel_gemm_low_precision_sizes=(4096, 8192),
     ),
     "thorough": Preset(
         name="thorough", budget_s=3.0, gemm_sizes=(256, 512, 1024, 2048, 4096),
         gemm_low_precision_sizes=(1024, 2048, 4096), elementwise_n=1 << 26, conv_batch=32, conv_hw=56,
         conv_channels=64, mlp=(256, 1024, 2048, 10), transformer=(32, 128, 512, 8), latency_calls=1000,
         allreduce_sizes=(1 << 12, 1 << 16, 1 << 20, 1 << 24, 1 << 26), compile_heavy=True,
-        transfer_bytes=256 << 20,
+        transfer_bytes=256 << 20, accel_gemm_sizes=(1024, 4096, 8192, 16384),
+        accel_gemm_low_precision_sizes=(4096, 8192, 16384),
     ),
 }
 
@@ -252,6 +259,12 @@ class Context:
     handle: Any = None  # the framework's device object
     extra: dict[str, Any] = field(default_factory=dict)
     round: int = 0  # which interleaved round this is (0 when the benchmark runs once)
+
+    def gemm_sizes(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The GEMM sizes on this device: (fp32, low precision); an accelerator's are large enough to time the math."""
+        if self.device == "cpu":
+            return self.preset.gemm_sizes, self.preset.gemm_low_precision_sizes
+        return self.preset.accel_gemm_sizes, self.preset.accel_gemm_low_precision_sizes
 
     def done_with(self, case: str) -> bool:
         """Whether an earlier round found `case` slower than a round (see `measure_case`): skip its set-up too."""

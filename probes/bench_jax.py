@@ -69,11 +69,12 @@ def _put(ctx: B.Context, a: Any) -> Any:
 def bench_gemm(ctx: B.Context) -> None:
     """Square `a @ b` through a jitted jnp.matmul, fp32 and the low precisions the device has."""
     jax, jnp = _jax()
-    cases = [("fp32", jnp.float32, n) for n in ctx.preset.gemm_sizes]
+    sizes, low_sizes = ctx.gemm_sizes()
+    cases = [("fp32", jnp.float32, n) for n in sizes]
     low = ["bf16"] + (["fp16"] if ctx.device != "cpu" else [])
     for name in low:
         cases += [(name, {"bf16": jnp.bfloat16, "fp16": jnp.float16}[name], n)
-                  for n in ctx.preset.gemm_low_precision_sizes]
+                  for n in low_sizes]
     mm = jax.jit(jnp.matmul)
     rng = np.random.default_rng(0)
     for dtype_name, dtype, n in cases:
@@ -349,7 +350,8 @@ def main() -> None:
     emit("env", framework="jax", version=jax.__version__, python=platform.python_version(),
          threads={"intra_op": B.usable_cores(), "note": "XLA's CPU runtime uses every usable core; "
                   "it has no public per-process thread setting", "XLA_FLAGS": os.environ.get("XLA_FLAGS", "")},
-         build={"jaxlib": getattr(__import__("jaxlib"), "__version__", None), "backend": jax.default_backend()},
+         build={"jaxlib": getattr(__import__("jaxlib"), "__version__", None), "backend": jax.default_backend(),
+                "fp32_matmul_and_conv": "fp32 (default_matmul_precision highest)"},
          devices=[{"kind": k, "name": n, "count": len(by_kind[k])} for k, n, _ in devs])
     benches = {
         "gemm": bench_gemm, "elementwise": bench_elementwise, "dispatch": bench_dispatch, "conv": bench_conv,

@@ -49,11 +49,12 @@ def _sync_fn(ctx: B.Context) -> Any:
 def bench_gemm(ctx: B.Context) -> None:
     """Square tf.matmul at each size, fp32 and the low precisions the device has."""
     tf = _tf()
-    cases = [("fp32", tf.float32, n) for n in ctx.preset.gemm_sizes]
+    sizes, low_sizes = ctx.gemm_sizes()
+    cases = [("fp32", tf.float32, n) for n in sizes]
     low = ["bf16"] + (["fp16"] if ctx.device != "cpu" else [])
     for name in low:
         cases += [(name, {"bf16": tf.bfloat16, "fp16": tf.float16}[name], n)
-                  for n in ctx.preset.gemm_low_precision_sizes]
+                  for n in low_sizes]
     sync = _sync_fn(ctx)
     rng = np.random.default_rng(0)
     with tf.device(ctx.handle):
@@ -250,7 +251,6 @@ def bench_allreduce(ctx: B.Context) -> None:
 def bench_agreement(ctx: B.Context) -> None:
     """The agreement MLP step with GradientTape in float32 (TF32 off)."""
     tf = _tf()
-    tf.config.experimental.enable_tensor_float_32_execution(False)
     data = B.agreement_data()
     with tf.device(ctx.handle):
         v = {k: tf.Variable(data[k]) for k in B.AGREEMENT_PARAMS}
@@ -277,6 +277,7 @@ def main() -> None:
     threads = args.threads or B.usable_cores()
     tf.config.threading.set_intra_op_parallelism_threads(threads)
     tf.config.threading.set_inter_op_parallelism_threads(1)  # one op at a time, as in the other scripts
+    tf.config.experimental.enable_tensor_float_32_execution(False)  # fp32 means fp32 (TF32 is on by default)
     devs: list[tuple[str, str, Any]] = [("cpu", platform.processor() or platform.machine(), "/CPU:0")]
     gpus = tf.config.list_physical_devices("GPU")
     if gpus:
@@ -288,7 +289,8 @@ def main() -> None:
     emit("env", framework="tensorflow", version=tf.__version__, python=platform.python_version(),
          threads={"intra_op": tf.config.threading.get_intra_op_parallelism_threads(),
                   "inter_op": tf.config.threading.get_inter_op_parallelism_threads()},
-         build={k: build.get(k) for k in ("is_cuda_build", "cuda_version", "cudnn_version")},
+         build={**{k: build.get(k) for k in ("is_cuda_build", "cuda_version", "cudnn_version")},
+                "fp32_matmul_and_conv": "fp32 (TF32 off)"},
          devices=[{"kind": k, "name": n} for k, n, _ in devs])
     benches = {
         "gemm": bench_gemm, "elementwise": bench_elementwise, "dispatch": bench_dispatch, "conv": bench_conv,

@@ -39,15 +39,14 @@ def bench_gemm(ctx: B.Context) -> None:
     """Square `a @ b` at each size, fp32 and the low-precision types the device supports."""
     torch = _torch()
     dev, sync = ctx.handle, _sync_fn(ctx)
-    cases: list[tuple[str, Any, int]] = [("fp32", torch.float32, n) for n in ctx.preset.gemm_sizes]
+    sizes, low_sizes = ctx.gemm_sizes()
+    cases: list[tuple[str, Any, int]] = [("fp32", torch.float32, n) for n in sizes]
     low = ["bf16"] + (["fp16"] if dev.type != "cpu" else [])  # fp16 GEMM on CPU is emulated and slow
     if dev.type == "cuda" and not torch.cuda.is_bf16_supported():
         low.remove("bf16")
     for name in low:
         cases += [(name, {"bf16": torch.bfloat16, "fp16": torch.float16}[name], n)
-                  for n in ctx.preset.gemm_low_precision_sizes]
-    if dev.type == "cuda":
-        torch.backends.cuda.matmul.allow_tf32 = False  # fp32 means fp32 here; TF32 would be a different figure
+                  for n in low_sizes]
     gen = torch.Generator(device="cpu").manual_seed(0)
     for dtype_name, dtype, n in cases:
         if ctx.done_with(f"gemm:{dtype_name}-{n}"):
@@ -245,8 +244,6 @@ def bench_agreement(ctx: B.Context) -> None:
     """The agreement MLP step with autograd, in float32, from the shared seed data."""
     torch = _torch()
     dev = ctx.handle
-    if dev.type == "cuda":
-        torch.backends.cuda.matmul.allow_tf32 = False
     data = {k: torch.from_numpy(v).to(dev) for k, v in B.agreement_data().items()}
     params = {k: data[k].clone().requires_grad_(True) for k in B.AGREEMENT_PARAMS}
     h = torch.tanh(data["x"] @ params["w1"] + params["b1"])
@@ -288,11 +285,15 @@ def main() -> None:
     except RuntimeError:
         pass  # already set (inter-op pool started)
     devs = devices(torch)
+    # fp32 means fp32 in every benchmark of every framework: PyTorch's cuDNN convolutions use TF32 by default on
+    # Ampere and newer (its matmuls do not), JAX and TensorFlow use it for both; each script turns it off.
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
     emit("env", framework="pytorch", version=torch.__version__, python=platform.python_version(),
          threads={"intra_op": torch.get_num_threads(), "inter_op": torch.get_num_interop_threads(),
                   "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS")},
          build={"cuda": torch.version.cuda, "mkldnn": torch.backends.mkldnn.is_available(),
-                "cpu_capability": torch.backends.cpu.get_cpu_capability()},
+                "cpu_capability": torch.backends.cpu.get_cpu_capability(), "fp32_matmul_and_conv": "fp32 (TF32 off)"},
          devices=[{"kind": k, "name": n} for k, n, _ in devs], started=time.time())
     benches = {
         "gemm": bench_gemm, "elementwise": bench_elementwise, "dispatch": bench_dispatch, "conv": bench_conv,

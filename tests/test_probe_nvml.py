@@ -145,3 +145,29 @@ def test_fake_nvml_cuda_index_taken_from_framework_pci_ids() -> None:
     _refine_cuda_order(report, {"pytorch": torch})
     assert [d.cuda_index for d in report.devices] == [1, 0]
     assert "pytorch" in (report.cuda_order_basis or "")
+
+
+@pytest.mark.parametrize("source", ["real H200 probe", "fake A100 MIG box"])
+def test_the_gpu_table_reads_whole_at_80_columns(source: str) -> None:
+    """The H200 probe was recorded on a real H200 (tests/fixtures/evidence/probe_real_nvidia_h200.json)."""
+    import json
+
+    from rich.console import Console
+
+    from advisor.cli.commands.probe import _print_gpus
+
+    if source == "real H200 probe":
+        gpus = json.loads((Path(__file__).parent / "fixtures" / "evidence" / "probe_real_nvidia_h200.json")
+                          .read_text())["gpus"]
+        expect = ["H200", "140.4 GiB", "9.0", "1980 MHz", "700 W", "PCIe gen 5/5 x16/16", "MIG disabled"]
+    else:
+        gpus = probe_nvidia(nvml=FakeNvml.load("a100_mig_nvswitch"), env={}).to_json()
+        expect = ["MIG enabled (3 instances)", "MIG disabled", "NV12"]
+    console = Console(width=80, record=True)
+    _print_gpus(console, gpus)
+    text = console.export_text()
+    assert "…" not in text, text
+    assert all(len(line) <= 80 for line in text.splitlines())
+    flat = " ".join(text.split())  # a detail line may wrap
+    for part in expect:
+        assert part in flat, (part, text)

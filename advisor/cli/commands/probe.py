@@ -116,6 +116,11 @@ def _bytes(n: int | None) -> str:
     return f"{n} B"
 
 
+def _u(value: Any, unit: str = "") -> str:
+    """A table cell: the value with its unit, or '?' when it could not be read (narrow columns)."""
+    return "?" if value is None else _v(value) + unit
+
+
 def _v(value: Any) -> str:
     if value is None:
         return "unknown"
@@ -226,20 +231,29 @@ def _print_gpus(console: Any, gpus: dict[str, Any]) -> None:
         "listed in NVML (PCI bus) order",
         title_justify="left",
     )
-    for col in ("NVML", "CUDA", "name", "PCI", "memory", "CC", "SM max", "power", "PCIe", "NVLinks", "MIG", "util"):
-        table.add_column(col)
+    # Seven short columns fit 80 terminal columns (twelve cut every header to 'me…'); the bus, links and MIG
+    # go on a line per GPU under the table, and everything is in the JSON.
+    for col in ("NVML/CUDA", "name", "memory", "CC", "SM max", "power", "util"):
+        table.add_column(col, overflow="fold")
+    details: list[str] = []
     for d in gpus["devices"]:
         table.add_row(
-            str(d["index"]), _v(d.get("cuda_index")), _v(d.get("name")), _v(d.get("pci_bus_id")),
-            _bytes(d.get("memory_total_bytes")), _v(d.get("compute_capability")),
-            f"{_v(d.get('sm_clock_max_mhz'))} MHz", f"{_v(d.get('power_limit_w'))} W",
-            f"gen {_v(d.get('pcie_gen_current'))}/{_v(d.get('pcie_gen_max'))} "
-            f"x{_v(d.get('pcie_width_current'))}/{_v(d.get('pcie_width_max'))}",
-            str(len(d.get("nvlinks") or [])), _v(d.get("mig_mode")) + (
-                f" ({d['mig_devices']} instances)" if d.get("mig_devices") else ""),
-            f"{_v(d.get('utilization_gpu_pct'))}%",
+            f"{d['index']}/{_u(d.get('cuda_index'))}", _v(d.get("name")).removeprefix("NVIDIA "),
+            _bytes(d.get("memory_total_bytes")), _u(d.get("compute_capability")),
+            _u(d.get("sm_clock_max_mhz"), " MHz"), _u(d.get("power_limit_w"), " W"),
+            _u(d.get("utilization_gpu_pct"), "%"),
         )
+        parts = [f"PCI {d['pci_bus_id']}" if d.get("pci_bus_id") else ""]
+        if d.get("pcie_gen_current") is not None:
+            parts.append(f"PCIe gen {d['pcie_gen_current']}/{_u(d.get('pcie_gen_max'))} "
+                         f"x{_u(d.get('pcie_width_current'))}/{_u(d.get('pcie_width_max'))}")
+        parts.append(f"{len(d.get('nvlinks') or [])} NVLinks")
+        if d.get("mig_mode") is not None:
+            parts.append(f"MIG {d['mig_mode']}" + (f" ({d['mig_devices']} instances)" if d.get("mig_devices") else ""))
+        details.append(f"  GPU {d['index']}: " + ", ".join(p for p in parts if p))
     console.print(table)
+    for line in details:
+        console.print(escape(line), highlight=False)
     if gpus.get("cuda_order_basis"):
         console.print(f"[dim]CUDA numbering: {gpus['cuda_order_basis']}[/]")
     topo = gpus.get("topology")

@@ -94,7 +94,9 @@ def pooled_warnings(res: Mapping[str, Any], round_medians: Sequence[float]) -> l
     out: list[str] = []
     med, iqr, n = res.get("median_s") or 0.0, res.get("iqr_s") or 0.0, int(res.get("samples") or 0)
     if med > 0 and iqr / med > OUTLIER_REL_IQR:
-        out.append(f"unstable: IQR is {iqr / med:.0%} of the median (another process may be using the CPU)")
+        why = ("another process may be using the CPU" if res.get("device", "cpu") == "cpu"
+               else "clock changes, or calls so short that the launch overhead varies")
+        out.append(f"unstable: IQR is {iqr / med:.0%} of the median ({why})")
     # A call too slow to repeat was timed once on purpose (probes/_timing.measure), and its note says so.
     timed_once = any("timed once" in str(w) for w in res.get("warnings") or ())
     if n < 5 and not timed_once:
