@@ -171,3 +171,46 @@ def test_the_gpu_table_reads_whole_at_80_columns(source: str) -> None:
     flat = " ".join(text.split())  # a detail line may wrap
     for part in expect:
         assert part in flat, (part, text)
+
+
+def test_fp32_peak_from_cuda_cores_and_the_highest_sm_clock() -> None:
+    """An A100-SXM4: 6912 CUDA cores x 2 x 1410 MHz = 19.5 TFLOP/s, NVIDIA's published fp32 figure for it."""
+    a100 = probe_nvidia(nvml=FakeNvml.load("a100_mig_nvswitch"), env={}).devices[0]
+    assert a100.cuda_cores == 6912 and a100.peak_fp32_gflops == pytest.approx(19491.8)
+    assert "6912 CUDA cores x 2 FLOP (FMA) x 1410 MHz" in (a100.peak_formula() or "")
+    h100 = probe_nvidia(nvml=FakeNvml.load("h100_nvl_x2"), env={}).devices[0]
+    assert h100.cuda_cores is None and h100.peak_fp32_gflops is None and h100.peak_formula() is None  # not read
+
+
+def test_real_h200_gemm_as_a_share_of_the_gpu_peak() -> None:
+    """Recorded on a real H200 (fixtures/evidence/bench_real_h200_quick_gpu.json); NVML there said 16896 cores."""
+    import json
+
+    from advisor.evidence.bench.figures import _measurement
+
+    bench = json.loads((Path(__file__).parent / "fixtures" / "evidence" / "bench_real_h200_quick_gpu.json")
+                       .read_text())
+    peak = {"name": "NVIDIA H200", "fp32_gflops": 16896 * 2 * 1980 / 1000, "bf16_gflops": None,
+            "formula": "16896 CUDA cores x 2 FLOP (FMA) x 1980 MHz (highest SM clock) = 66908 GFLOP/s fp32"}
+    got = {(r["framework"], r["variant"]): _measurement(r["framework"], r, {}, None, peak)
+           for r in bench["results"] if r["benchmark"] == "gemm"}
+    fp32 = {k: m.pct_of_peak for k, m in got.items() if k[1].startswith("fp32")}
+    assert set(fp32) == {("pytorch", "fp32-4096"), ("jax", "fp32-4096")}
+    assert all(p is not None and 60 < p < 100 for p in fp32.values()), fp32  # 75% and 73% there
+    assert all(m.pct_of_peak is None for k, m in got.items() if not k[1].startswith("fp32"))  # no tensor-core peak
+    above = _measurement("x", {**bench["results"][0], "value": 70000.0}, {}, None, peak)
+    assert any("too low for this GPU" in w for w in above.warnings)
+
+
+def test_real_h200_gemms_do_not_rank_pytorch_and_jax_apart() -> None:
+    """At sizes that time the math, the two frameworks' GEMMs on a real H200 are within a few % (fp32 and bf16)."""
+    import json
+
+    from advisor.scoring.evidence import benchmark_ratios
+
+    bench = json.loads((Path(__file__).parent / "fixtures" / "evidence" / "bench_real_h200_quick_gpu.json")
+                       .read_text())
+    ratios = benchmark_ratios(bench, {"pytorch", "jax"})
+    gemm = [r for fw in ratios.values() for r in fw if r["benchmark"] == "gemm"]
+    assert len(gemm) == 6
+    assert all(r["ratio_to_best"] > 0.9 for r in gemm), [(r["variant"], r["ratio_to_best"]) for r in gemm]

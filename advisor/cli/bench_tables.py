@@ -163,6 +163,10 @@ def _head(report: Any) -> Text:
         f"estimated CPU peak: {fmt(peak.get('fp32_gflops'))} GFLOP/s fp32 (how: environment.peak in the JSON)"
         if peak else "estimated CPU peak: unknown (no estimate from the hardware probe)",
     )
+    gpu = env.get("gpu_peak") or {}
+    if gpu.get("fp32_gflops"):
+        text.append(f"\nestimated GPU peak ({gpu.get('name') or 'CUDA device 0'}): {fmt(gpu['fp32_gflops'])} GFLOP/s "
+                    "fp32 without tensor cores (how: environment.gpu_peak)")
     if state.get("busy"):
         text.append(f"\nmachine too busy to trust: {'; '.join(state.get('reasons') or [])} during "
                     f"{state.get('busy_figures')} of {state.get('figures')} figures; a report will not use them",

@@ -248,6 +248,9 @@ def _print_gpus(console: Any, gpus: dict[str, Any]) -> None:
             parts.append(f"PCIe gen {d['pcie_gen_current']}/{_u(d.get('pcie_gen_max'))} "
                          f"x{_u(d.get('pcie_width_current'))}/{_u(d.get('pcie_width_max'))}")
         parts.append(f"{len(d.get('nvlinks') or [])} NVLinks")
+        if d.get("peak_fp32_gflops"):
+            peak = d["peak_fp32_gflops"] / 1000
+            parts.append(f"fp32 peak {peak:.1f} TFLOP/s ({d.get('cuda_cores')} cores, estimate)")
         if d.get("mig_mode") is not None:
             parts.append(f"MIG {d['mig_mode']}" + (f" ({d['mig_devices']} instances)" if d.get("mig_devices") else ""))
         details.append(f"  GPU {d['index']}: " + ", ".join(p for p in parts if p))

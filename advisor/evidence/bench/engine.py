@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from advisor.errors import UsageError
 from advisor.evidence.bench.agreement import _compare_agreement
 from advisor.evidence.bench.diagnose import explain_gemm
-from advisor.evidence.bench.figures import _peak_from_probe
+from advisor.evidence.bench.figures import _gpu_peak_from_probe, _peak_from_probe
 from advisor.evidence.bench.interleave import Member, run_interleaved
 from advisor.evidence.bench.presets import (
     AGREEMENT_TOL,
@@ -140,7 +140,8 @@ def run_bench(
         load_start = None
     peak = peak if peak is not None else _peak_from_probe()
     n_threads = threads or _usable_cores()
-    run = _Run(peak=peak, on_event=on_event, cores=n_threads)
+    gpu_peak = _gpu_peak_from_probe() if not devices or "gpu" in devices else None
+    run = _Run(peak=peak, on_event=on_event, cores=n_threads, gpu_peak=gpu_peak)
     bench_timeout = bench_timeout_s or BENCH_TIMEOUT_S[preset]
     per_bench = None
     if budget_s is not None:
@@ -208,6 +209,7 @@ def run_bench(
         _compare_agreement(run, AGREEMENT_TOL)
     run.results[:] = explain_gemm(run.results, n_threads, n_threads)
     env = _environment(preset, peak, n_threads, budget_s)
+    env["gpu_peak"] = gpu_peak
     try:
         env["loadavg_end"] = [round(v, 2) for v in os.getloadavg()]
     except OSError:

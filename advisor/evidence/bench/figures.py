@@ -23,8 +23,29 @@ def _peak_from_probe() -> PeakEstimate | None:
         return None
 
 
-def _pct_of_peak(res: Mapping[str, Any], device: str, peak: PeakEstimate | None) -> float | None:
-    """GEMM (and conv) throughput as a percentage of the CPU's estimated peak for that precision."""
+def _gpu_peak_from_probe() -> dict[str, Any] | None:
+    """The fp32 peak of the GPU the frameworks use first (CUDA device 0), from NVML; None without one."""
+    try:
+        from advisor.evidence.hardware.nvidia import probe_nvidia
+
+        report = probe_nvidia()
+    except Exception:  # noqa: BLE001 - a peak estimate is optional context, never a reason to fail
+        return None
+    devices = [d for d in report.devices if d.cuda_index == 0] or report.devices[:1]
+    if not devices or devices[0].peak_fp32_gflops is None:
+        return None
+    d = devices[0]
+    return {"name": d.name, "fp32_gflops": d.peak_fp32_gflops, "bf16_gflops": None, "formula": d.peak_formula()}
+
+
+def _pct_of_peak(res: Mapping[str, Any], device: str, peak: PeakEstimate | None,
+                 gpu_peak: Mapping[str, Any] | None = None) -> float | None:
+    """GEMM (and conv) throughput as a percentage of the device's estimated peak for that precision."""
+    if device == "gpu" and gpu_peak:
+        params = res.get("params") or {}
+        if res.get("benchmark") == "gemm" and params.get("dtype") == "fp32" and gpu_peak.get("fp32_gflops"):
+            return 100.0 * float(res.get("value") or 0.0) / float(gpu_peak["fp32_gflops"])
+        return None  # tensor-core peaks are not estimated, and a conv's FLOPs run through cuDNN's choice
     if peak is None or device != "cpu":
         return None
     params = res.get("params") or {}
@@ -44,15 +65,17 @@ ABOVE_PEAK = " of the estimated peak"
 
 
 def _measurement(framework: str, res: Mapping[str, Any], env: Mapping[str, Any],
-                 peak: PeakEstimate | None) -> Measurement:
+                 peak: PeakEstimate | None, gpu_peak: Mapping[str, Any] | None = None) -> Measurement:
     device = str(res.get("device", "cpu"))
-    pct = _pct_of_peak(res, device, peak)
+    pct = _pct_of_peak(res, device, peak, gpu_peak)
     warnings = tuple(str(w) for w in res.get("warnings") or ())
-    if pct is not None and pct > 100.0 and peak is not None:
+    formula = (peak.formula if peak is not None and device == "cpu"
+               else str((gpu_peak or {}).get("formula") or "") if device == "gpu" else "")
+    if pct is not None and pct > 100.0 and formula:
         # Say so next to the figure: the estimate's clock (or FMA count) is lower than what the chip ran at.
         warnings += (
-            f"{pct:.0f}%{ABOVE_PEAK}: the estimate is too low for this CPU "
-            f"(it assumes {peak.formula.split('=')[0].strip()})",
+            f"{pct:.0f}%{ABOVE_PEAK}: the estimate is too low for this {device.upper()} "
+            f"(it assumes {formula.split('=')[0].strip()})",
         )
     return Measurement(
         framework=framework, device=device, device_name=str(res.get("device_name") or ""),

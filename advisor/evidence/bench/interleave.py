@@ -180,7 +180,7 @@ def _one_benchmark(run: _Run, members: Sequence[Member], bench: str, *, preset: 
     if rounds > 1:
         again: dict[tuple[str, str], str] = {}
         for (fid, kind, _variant), rs in collected.items():
-            why = is_outlier(merged := merge_rounds(rs), _pct_of_peak(merged, kind, run.peak))
+            why = is_outlier(merged := merge_rounds(rs), _pct_of_peak(merged, kind, run.peak, run.gpu_peak))
             # On a machine that stays busy another round only costs time: the figure is flagged instead.
             if why and (fid, kind) not in stopped and not busy_reason(merged.get("machine") or {}, run.cores):
                 again.setdefault((fid, kind), why)
@@ -191,6 +191,6 @@ def _one_benchmark(run: _Run, members: Sequence[Member], bench: str, *, preset: 
                 _turn(run, m, bench, kind, rounds, share, budget, bench_timeout, cancel, devices, collected, stopped)
     for (fid, _kind, _variant), rs in collected.items():
         try:
-            run.add(_measurement(fid, merge_rounds(rs), run.envs.get(fid, {}), run.peak))
+            run.add(_measurement(fid, merge_rounds(rs), run.envs.get(fid, {}), run.peak, run.gpu_peak))
         except (KeyError, TypeError, ValueError) as exc:
             run.fail(fid, bench, rs[0].get("device"), "bad_output", repr(exc))

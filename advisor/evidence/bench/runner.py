@@ -32,6 +32,7 @@ class _Run:
     envs: dict[str, dict[str, Any]] = field(default_factory=dict)
     started: set[str] = field(default_factory=set)  # frameworks that began at least one benchmark
     cores: int = 1  # threads the run uses: the machine-state thresholds are shares of these
+    gpu_peak: dict[str, Any] | None = None  # CUDA device 0's fp32 peak estimate (figures._gpu_peak_from_probe)
 
     def tell(self, event: BenchEvent) -> None:
         if self.on_event is not None:
@@ -147,7 +148,7 @@ def _run_script(
                 watchdog.end()
             elif kind == "result":
                 try:
-                    run.add(_measurement(framework, ev, run.envs.get(framework, {}), run.peak))
+                    run.add(_measurement(framework, ev, run.envs.get(framework, {}), run.peak, run.gpu_peak))
                 except (KeyError, TypeError, ValueError) as exc:
                     run.fail(framework, str(ev.get("benchmark")), ev.get("device"), "bad_output", repr(exc))
             elif kind == "skip":

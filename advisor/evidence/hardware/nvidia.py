@@ -74,12 +74,24 @@ class GpuDevice:
     mig_devices: int | None = None
     utilization_gpu_pct: int | None = None
     utilization_memory_pct: int | None = None
+    cuda_cores: int | None = None
+    # CUDA cores x 2 (an FMA) x the highest SM clock: the plain fp32 peak, which a true-fp32 GEMM can approach
+    # (an H200: 16896 x 2 x 1.98 GHz = 66.9 TFLOP/s; PyTorch and JAX reached 49-51 there). Tensor-core peaks
+    # (TF32, bf16, fp8) differ by generation and are not derived here.
+    peak_fp32_gflops: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         """JSON form."""
         data = asdict(self)
         data["nvlinks"] = [n.to_json() for n in self.nvlinks]
         return data
+
+    def peak_formula(self) -> str | None:
+        """How `peak_fp32_gflops` was estimated, with every input named."""
+        if self.peak_fp32_gflops is None:
+            return None
+        return (f"{self.cuda_cores} CUDA cores x 2 FLOP (FMA) x {self.sm_clock_max_mhz} MHz (highest SM clock) = "
+                f"{self.peak_fp32_gflops:.0f} GFLOP/s fp32")
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GpuDevice:
@@ -310,6 +322,10 @@ def _read_device(nvml: Any, get: Callable[..., Any], i: int, handle: Any, identi
     dev.sm_clock_mhz = get("nvmlDeviceGetClockInfo", handle, sm)
     dev.sm_clock_max_mhz = get("nvmlDeviceGetMaxClockInfo", handle, sm)
     dev.memory_clock_max_mhz = get("nvmlDeviceGetMaxClockInfo", handle, mem_clock)
+    cores = get("nvmlDeviceGetNumGpuCores", handle)
+    dev.cuda_cores = int(cores) if isinstance(cores, int) and cores > 0 else None
+    if dev.cuda_cores and isinstance(dev.sm_clock_max_mhz, int) and dev.sm_clock_max_mhz > 0:
+        dev.peak_fp32_gflops = round(dev.cuda_cores * 2 * dev.sm_clock_max_mhz / 1000, 1)
     power_mw = get("nvmlDeviceGetEnforcedPowerLimit", handle) or get("nvmlDeviceGetPowerManagementLimit", handle)
     dev.power_limit_w = round(power_mw / 1000, 1) if power_mw else None
     dev.pcie_gen_max = get("nvmlDeviceGetMaxPcieLinkGeneration", handle)
