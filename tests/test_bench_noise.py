@@ -190,3 +190,33 @@ def test_a_call_over_ten_rounds_budget_is_timed_once_with_its_warm_up() -> None:
     pooled = merge_rounds([{"median_s": got.median_s, "value": 1.0, "times_s": list(got.times_s), "samples": 1,
                             "warnings": list(got.warnings)}])
     assert not any(w.startswith("only ") for w in pooled["warnings"])
+
+
+def test_a_real_gpu_only_run_reads_whole_at_80_columns_with_its_gpu_peak() -> None:
+    """The quick bench recorded on a real H200 (GPU only), shown with the peak NVML gave there (16896 cores)."""
+    import io
+    import json
+    from dataclasses import replace
+    from pathlib import Path
+
+    from rich.console import Console
+
+    from advisor.cli.commands.bench import render_report
+    from advisor.evidence.bench.figures import _measurement
+    from advisor.evidence.bench.results import BenchReport
+
+    data = json.loads((Path(__file__).parent / "fixtures" / "evidence" / "bench_real_h200_quick_gpu.json").read_text())
+    gpu_peak = {"name": "NVIDIA H200", "fp32_gflops": 66908.2, "bf16_gflops": None,
+                "formula": "16896 CUDA cores x 2 FLOP (FMA) x 1980 MHz (highest SM clock) = 66908 GFLOP/s fp32"}
+    data["environment"]["gpu_peak"] = gpu_peak
+    report = BenchReport.from_json(data)
+    report = replace(report, results=tuple(
+        _measurement(m.framework, {**m.to_json(), "pct_of_peak": None}, m.environment, None, gpu_peak)
+        for m in report.results))
+    console = Console(width=80, record=True, file=io.StringIO())
+    console.print(render_report(report))
+    text = console.export_text()
+    assert max(len(line) for line in text.splitlines()) <= 80 and "…" not in text
+    assert "estimated GPU peak (NVIDIA H200): 66,908 GFLOP/s" in " ".join(text.split())
+    assert "75%" in text  # PyTorch's fp32-4096 GEMM there
+    assert "est. peak" not in text  # no CPU bars for a run that measured no CPU

@@ -183,8 +183,8 @@ def render_report(report: Any) -> Any:
             parts.append(render_measurements(rows, title, peak=bench in ("gemm", "conv")))
     if any(m.benchmark in _SHORT_BENCH for m in report.results):
         parts.append(render_compiled(report))
-    if report.select("gemm") or report.select("elementwise"):
-        parts.append(render_bars(report))
+    if any(m.device == "cpu" and m.benchmark in ("gemm", "elementwise") for m in report.results):
+        parts.append(render_bars(report))  # the CPU's bars: a GPU-only run would show the CPU's peak alone
     if report.failures:
         table = Table(title="Not measured", title_justify="left")
         for name in ("framework", "benchmark", "outcome", "reason"):
