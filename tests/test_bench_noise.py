@@ -220,3 +220,34 @@ def test_a_real_gpu_only_run_reads_whole_at_80_columns_with_its_gpu_peak() -> No
     assert "estimated GPU peak (NVIDIA H200): 66,908 GFLOP/s" in " ".join(text.split())
     assert "75%" in text  # PyTorch's fp32-4096 GEMM there
     assert "est. peak" not in text  # no CPU bars for a run that measured no CPU
+
+
+def test_a_gemm_far_below_its_reference_says_whose_part_it_is() -> None:
+    """NumPy's figure is the reference on the CPU; without one (bf16, a GPU) the best other framework's is."""
+    from advisor.cli.bench_tables import short
+    from advisor.evidence.bench.diagnose import below_reference, explain_gemm
+    from advisor.evidence.bench.results import Measurement
+
+    def gemm(fw: str, device: str, variant: str, value: float, threads: int = 2) -> Measurement:
+        return Measurement(fw, device, "gemm", variant, "throughput", value, "GFLOP/s", True,
+                           ci=(value * 0.98, value * 1.02), environment={"threads": threads})
+
+    # Figures of the 2-core Xeon with AMX this was built on (quick preset); the H200's are from its recorded run.
+    got = {(m.framework, m.device, m.variant): m.warnings for m in explain_gemm([
+        gemm("numpy", "cpu", "fp32-256", 253.6), gemm("jax", "cpu", "fp32-256", 157.2),
+        gemm("pytorch", "cpu", "fp32-256", 389.3, threads=1),
+        gemm("pytorch", "cpu", "bf16-1024", 1544.9), gemm("jax", "cpu", "bf16-1024", 322.3),
+        gemm("pytorch", "gpu", "bf16-1024", 125516.3), gemm("jax", "gpu", "bf16-1024", 46851.3),
+        gemm("pytorch", "gpu", "bf16-8192", 670826.6), gemm("jax", "gpu", "bf16-8192", 697055.9),
+    ], threads=2, cores=2)}
+    assert got[("jax", "cpu", "fp32-256")] == (
+        "62% of NumPy's: framework: same sizes, threads, warm-up and rounds as NumPy",)
+    assert got[("pytorch", "cpu", "fp32-256")] == ()  # above NumPy: nothing to explain, one thread or not
+    assert got[("jax", "cpu", "bf16-1024")] == (
+        "21% of pytorch's: framework: same sizes, threads, warm-up and rounds as pytorch",)
+    assert got[("jax", "gpu", "bf16-1024")][0].startswith("37% of pytorch's: ")
+    assert got[("pytorch", "gpu", "bf16-8192")] == got[("jax", "gpu", "bf16-8192")] == ()  # 4% apart
+    assert got[("pytorch", "cpu", "bf16-1024")] == got[("numpy", "cpu", "fp32-256")] == ()
+    assert below_reference(got[("jax", "cpu", "bf16-1024")][0]) == ("21%", "pytorch")
+    assert short(got[("jax", "cpu", "bf16-1024")][0]) == "21% pytorch †"
+    assert below_reference("unstable: IQR is 31% of the median") is None

@@ -9,7 +9,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from advisor.evidence.bench import ABOVE_PEAK, BELOW_NUMPY
+from advisor.evidence.bench import ABOVE_PEAK, below_reference
 
 TITLES = {
     "gemm": "GEMM (square matmul)", "elementwise": "Memory-bound a*x + y", "dispatch": "Dispatch overhead",
@@ -49,8 +49,8 @@ def short(warning: str) -> str:
         return "rounds " + next((w for w in words if w.endswith("%")), "differ")
     if ABOVE_PEAK in warning:
         return "above est. peak *"
-    if BELOW_NUMPY in warning:
-        return warning.split(":", 1)[0].replace(BELOW_NUMPY, " NumPy") + " †"
+    if below := below_reference(warning):
+        return f"{below[0]} {below[1]} †"
     return warning[:24]
 
 
@@ -95,10 +95,9 @@ def render_measurements(rows: list[Any], title: str, peak: bool = False) -> Any:
         reason = above.split(": ", 1)[-1]
         captions.append(f"* above 100% of the estimated peak: {reason}; the real clock (a boost clock, or one a "
                         "VM hides) can be higher")
-    below = next((w for m in rows for w in m.warnings if BELOW_NUMPY in w), None)
-    if below:
-        captions.append("† below NumPy's figure on the same machine; after the colon, whose part it is "
-                        "(see the JSON for the reason)")
+    if any(below_reference(w) for m in rows for w in m.warnings):
+        captions.append("† below the named reference's figure on the same device (NumPy's, else the best "
+                        "framework's): whose part it is is in the JSON's warning")
     if captions:
         table.caption = "\n".join(captions)
         table.caption_justify = "left"

@@ -15,7 +15,7 @@ several host-platform devices for JAX.
 
 from __future__ import annotations
 
-from advisor.evidence.bench.diagnose import BELOW_NUMPY
+from advisor.evidence.bench.diagnose import below_reference
 from advisor.evidence.bench.engine import run_bench
 from advisor.evidence.bench.figures import ABOVE_PEAK
 from advisor.evidence.bench.presets import (
@@ -34,7 +34,7 @@ from advisor.evidence.bench.presets import (
 from advisor.evidence.bench.results import BenchEvent, BenchFailure, BenchReport, Measurement
 
 __all__ = [
-    "ABOVE_PEAK", "BELOW_NUMPY", "AGREEMENT_TOL", "BENCHMARKS", "BENCH_TIMEOUT_S", "DEVICES", "IMPORT_TIMEOUT_S",
+    "ABOVE_PEAK", "below_reference", "AGREEMENT_TOL", "BENCHMARKS", "BENCH_TIMEOUT_S", "DEVICES", "IMPORT_TIMEOUT_S",
     "MAX_RESTARTS",
     "NUMPY", "NUMPY_BENCHMARKS", "PRESETS", "PRESET_BENCHMARKS", "SCHEMA", "BenchEvent", "BenchFailure",
     "BenchReport", "Measurement",
