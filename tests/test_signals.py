@@ -394,7 +394,7 @@ def test_tui_says_stopped_only_when_no_child_is_left(kb: Any) -> None:
     asyncio.run(body())
 
 
-def test_a_temp_folder_still_written_by_a_dying_worker_is_removed_by_the_stop(tmp_path: Path) -> None:
+def test_a_temp_folder_still_written_by_a_dying_worker_is_removed_by_the_stop() -> None:
     """torchrun's launcher returns while its workers still write logs into its TMPDIR, and the stop comes then.
 
     The launcher's own clean-up once swept the folder in one pass while a worker wrote into it ('not empty',
@@ -405,7 +405,10 @@ def test_a_temp_folder_still_written_by_a_dying_worker_is_removed_by_the_stop(tm
     children = Children()  # its own registry: closing it must not close this test process's
     writer = ("import itertools, os, sys\n"
               "for i in itertools.count():\n"
-              "    open(os.path.join(sys.argv[1], f'log{i}'), 'w').close()\n")
+              "    try:\n"
+              "        open(os.path.join(sys.argv[1], f'log{i}'), 'w').close()\n"
+              "    except OSError:\n"
+              "        pass  # its folder is gone: it goes on until it is stopped\n")
     stops: list[Any] = []
     with children.temp_dir("torchrun") as tmp:
         children.popen([sys.executable, "-c", writer, str(tmp)], env=dict(os.environ), label="worker")
@@ -413,6 +416,6 @@ def test_a_temp_folder_still_written_by_a_dying_worker_is_removed_by_the_stop(tm
         timer = threading.Timer(0.3, lambda: stops.append(children.close()))
         timer.start()
     timer.join(10)
-    assert not tmp.exists(), f"left behind with {len(list(tmp.iterdir()))} files"
-    assert stops and stops[0].temp_dirs == 1, stops
+    assert not tmp.exists(), f"left behind with {len(list(tmp.iterdir()))} files; {stops}"
+    assert stops and stops[0].temp_dirs <= 1, stops  # 0 when the owner's sweep won between two writes
     assert not children.alive()

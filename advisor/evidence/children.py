@@ -160,11 +160,11 @@ class Children:
             with self._lock:
                 ours = path in self._temp_dirs  # else a stop took it and removes it once its processes are gone
             if ours:
-                # It stays listed until it is gone: a stop that comes meanwhile removes it again after killing the
-                # processes that may still be writing into it (torchrun's workers, as their launcher dies).
+                # It stays listed until it is gone: a stop (or the exit) removes it again after killing the processes
+                # that may still be writing into it (torchrun's workers, as their launcher dies).
                 _remove_tree(path)
                 with self._lock:
-                    if path in self._temp_dirs:
+                    if path in self._temp_dirs and not path.exists():
                         self._temp_dirs.discard(path)
                         if self._closed:
                             self._ended_by_interrupt.temp_dirs += 1  # removed here first: the stop's summary says so
