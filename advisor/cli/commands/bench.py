@@ -17,14 +17,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     size = parser.add_mutually_exclusive_group()
     size.add_argument("--quick", dest="preset", action="store_const", const="quick",
                       help="GEMM (4 short rounds), a*x+y, dispatch, conv (2 rounds), MLP step, agreement "
-                           "(default). Measured: 45-52 s for NumPy + PyTorch + JAX + TensorFlow on a 2-core VM at "
-                           "load 1-1.3 (82 s at load 7.5-8.5)")
+                           "(default). Measured for NumPy + PyTorch + JAX + TensorFlow: 28-29 s on a 2-core Xeon VM "
+                           "(AVX-512) at load 1-1.6, 45-52 s on a 2-core EPYC VM at load 1-1.3 (82 s at load 8); "
+                           "GPU only, PyTorch + JAX on an H200: 117 s")
     size.add_argument("--standard", dest="preset", action="store_const", const="standard",
                       help="everything quick leaves out (transformer block, batch-1 latency, all-reduce, "
-                           "torch.compile of every model), more sizes, 3 rounds. Measured: 7.9 min on that VM "
-                           "at load 10-12")
+                           "torch.compile of every model), more sizes, 3 rounds. Measured: 99 s on the Xeon VM at "
+                           "load 1.2-1.9, 7.9 min on the EPYC VM at load 10-12")
     size.add_argument("--thorough", dest="preset", action="store_const", const="thorough",
-                      help="the largest sizes and budgets, 5 rounds (not measured on that VM; several times "
+                      help="the largest sizes and budgets, 5 rounds (not measured on those VMs; several times "
                            "standard)")
     size.add_argument("--preset", dest="preset", choices=("test", "quick", "standard", "thorough"),
                       help="name the preset (test = tiny sizes, for checks)")
