@@ -18,17 +18,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-#: `nvmlDeviceGetTopologyCommonAncestor` levels in the spelling of `nvidia-smi topo -m`.
-TOPOLOGY_NAMES = {0: "X", 10: "PIX", 20: "PXB", 30: "PHB", 40: "NODE", 50: "SYS"}
-TOPOLOGY_LEGEND = {
-    "X": "self",
-    "NV#": "connected by # bonded NVLinks",
-    "PIX": "at most one PCIe bridge between them",
-    "PXB": "several PCIe bridges, no host bridge",
-    "PHB": "through a PCIe host bridge (one CPU)",
-    "NODE": "across host bridges within one NUMA node",
-    "SYS": "across the CPU interconnect (QPI/UPI/Infinity Fabric) between NUMA nodes",
-}
+from advisor.evidence.hardware.nvidia_topology import topology
+
 _REMOTE_TYPES = {0: "gpu", 1: "ibmnpu", 2: "switch"}  # NVML_NVLINK_DEVICE_TYPE_*
 _NOT_LOADABLE = 12  # NVML_ERROR_LIBRARY_NOT_FOUND
 _DRIVER_NOT_LOADED = 9  # NVML_ERROR_DRIVER_NOT_LOADED
@@ -284,7 +275,7 @@ def _read_all(nvml: Any, error_type: type[BaseException], identify: bool, env: M
             link.remote_index = bus_to_index.get(link.remote_pci_bus_id) if link.remote_pci_bus_id else None
             if link.remote_type is None and link.remote_index is not None:
                 link.remote_type = "gpu"
-    report.topology = _topology(get, handles, report.devices)
+    report.topology = topology(get, handles, report.devices)
     mapping, basis = cuda_order(report.devices, env)
     for d in report.devices:
         d.cuda_index = mapping.get(d.index)
@@ -356,49 +347,3 @@ def _read_device(nvml: Any, get: Callable[..., Any], i: int, handle: Any, identi
             NvLink(link, _bus_id(remote) if remote is not None else None, None, _REMOTE_TYPES.get(rtype))
         )
     return dev
-
-
-def _switch_links(dev: GpuDevice) -> int:
-    """Active links that end on an NVSwitch (or on a peer that is not one of the listed GPUs)."""
-    # NVML lists every GPU, so a peer with a PCI address that is none of them is a switch (or an NPU).
-    return sum(
-        1
-        for n in dev.nvlinks
-        if n.remote_type == "switch" or (n.remote_type is None and n.remote_pci_bus_id and n.remote_index is None)
-    )
-
-
-def _topology(get: Callable[..., Any], handles: list[Any], devices: list[GpuDevice]) -> dict[str, Any] | None:
-    """The GPU-to-GPU matrix of `nvidia-smi topo -m`: NV# where NVLinks join two GPUs, else the PCIe path.
-
-    Direct links (NVLink bridges) are counted per pair. On an NVSwitch system every GPU's links end
-    on switches, which join all GPUs to all: a pair whose GPUs both reach the switch fabric shows
-    NV# with the smaller of their switch-link counts, as `nvidia-smi topo -m` does.
-    """
-    if len(devices) < 2:
-        return None
-    labels = [f"GPU{d.index}" for d in devices]
-    matrix: list[list[str]] = []
-    for a, da in enumerate(devices):
-        row: list[str] = []
-        for b, db in enumerate(devices):
-            if a == b:
-                row.append("X")
-                continue
-            links = sum(1 for n in da.nvlinks if n.remote_index == db.index)
-            if not links and _switch_links(da) and _switch_links(db):
-                links = min(_switch_links(da), _switch_links(db))
-            if links:
-                row.append(f"NV{links}")
-                continue
-            level = None
-            if handles[a] is not None and handles[b] is not None:
-                level = get("nvmlDeviceGetTopologyCommonAncestor", handles[a], handles[b])
-            row.append(TOPOLOGY_NAMES.get(int(level), str(level)) if level is not None else "?")
-        matrix.append(row)
-    return {
-        "labels": labels,
-        "matrix": matrix,
-        "legend": TOPOLOGY_LEGEND,
-        "nvswitch": any(_switch_links(d) for d in devices),  # an all-to-all NVLink fabric through NVSwitches
-    }
