@@ -1,14 +1,14 @@
-"""The suite's names, presets, devices, timeouts and limits (sizes live in probes/_bench.py)."""
+"""The suite's names, presets, devices, timeouts and limits (sizes live in probes/_presets.py)."""
 
 from __future__ import annotations
 
 SCHEMA = "fwadvisor.bench/1"
-#: Benchmarks in run order (the same list as probes/_bench.py's BENCHMARKS).
+#: Benchmarks in run order (the same list as probes/_presets.py's BENCHMARKS).
 BENCHMARKS = (
     "gemm", "elementwise", "dispatch", "conv", "train_mlp", "train_transformer", "infer_latency", "transfer",
     "allreduce", "agreement",
 )
-#: Sizes live in probes/_bench.py; "test" is the tiny preset the test-suite uses.
+#: Sizes live in probes/_presets.py; "test" is the tiny preset the test-suite uses.
 PRESETS = ("test", "quick", "standard", "thorough")
 DEVICES = ("cpu", "gpu", "tpu")
 #: What a preset runs when no `--only` is given. Quick leaves out what costs compiles and launches rather than
