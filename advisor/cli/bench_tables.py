@@ -162,8 +162,8 @@ def _head(report: Any) -> Text:
         f"estimated CPU peak: {fmt(peak.get('fp32_gflops'))} GFLOP/s fp32 (how: environment.peak in the JSON)"
         if peak else "estimated CPU peak: unknown (no estimate from the hardware probe)",
     )
-    gpu = env.get("gpu_peak") or {}
-    if gpu.get("fp32_gflops"):
+    gpu = env.get("gpu_peak") if isinstance(env.get("gpu_peak"), dict) else {}
+    if isinstance(gpu.get("fp32_gflops"), int | float):
         text.append(f"\nestimated GPU peak ({gpu.get('name') or 'CUDA device 0'}): {fmt(gpu['fp32_gflops'])} GFLOP/s "
                     "fp32 without tensor cores (how: environment.gpu_peak)")
     if state.get("busy"):
