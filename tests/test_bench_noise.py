@@ -251,3 +251,28 @@ def test_a_gemm_far_below_its_reference_says_whose_part_it_is() -> None:
     assert below_reference(got[("jax", "cpu", "bf16-1024")][0]) == ("21%", "pytorch")
     assert short(got[("jax", "cpu", "bf16-1024")][0]) == "21% pytorch †"
     assert below_reference("unstable: IQR is 31% of the median") is None
+
+
+def test_figures_above_the_peak_together_blame_the_estimate_not_the_figures() -> None:
+    """One figure above the estimated peak is measured again; two of the same size say the estimate is low."""
+    from advisor.evidence.bench.interleave import remeasure
+    from advisor.evidence.bench.runner import _Run
+    from advisor.evidence.hardware.cpu import PeakEstimate
+
+    peak = PeakEstimate(fp32_gflops=100.0, bf16_gflops=None, formula="2 x 1 GHz x 50 = 100 GFLOP/s", cores=2,
+                        clock_ghz=1.0, clock_source="test", vector_bits=256, fma_units=2, fp32_flops_per_cycle=50,
+                        bf16_flops_per_cycle=None, bf16_source=None)
+    run = _Run(peak=peak, on_event=None, cores=2)
+
+    def rounds(fid: str, variant: str, gflops: float) -> list[dict[str, Any]]:
+        median = 1.0 / gflops  # value = 1 GFLOP / median_s, steady over two rounds
+        return [{"framework": fid, "device": "cpu", "benchmark": "gemm", "variant": variant, "value": gflops,
+                 "median_s": median, "higher_is_better": True, "params": {"dtype": "fp32"},
+                 "times_s": [median] * 20, "iqr_s": 0.0, "machine": {}} for _ in range(2)]
+
+    collected = {("numpy", "cpu", "fp32-1024"): rounds("numpy", "fp32-1024", 115.0),
+                 ("pytorch", "cpu", "fp32-1024"): rounds("pytorch", "fp32-1024", 123.0),
+                 ("pytorch", "cpu", "fp32-256"): rounds("pytorch", "fp32-256", 130.0),
+                 ("jax", "cpu", "fp32-256"): rounds("jax", "fp32-256", 80.0)}
+    again = remeasure(run, collected, set())
+    assert again == {("pytorch", "cpu"): "130% of the estimated peak"}  # fp32-1024's two above: the estimate
