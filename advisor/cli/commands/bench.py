@@ -17,7 +17,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     size = parser.add_mutually_exclusive_group()
     size.add_argument("--quick", dest="preset", action="store_const", const="quick",
                       help="GEMM (4 short rounds), a*x+y, dispatch, conv (2 rounds), MLP step, agreement "
-                           "(default). Measured for NumPy + PyTorch + JAX + TensorFlow: 28-29 s on a 2-core Xeon VM "
+                           "(default). Measured for NumPy + PyTorch + JAX + TensorFlow: 25-29 s on a 2-core Xeon VM "
                            "(AVX-512) at load 1-1.6, 45-52 s on a 2-core EPYC VM at load 1-1.3 (82 s at load 8); "
                            "GPU only, PyTorch + JAX on an H200: 117 s")
     size.add_argument("--standard", dest="preset", action="store_const", const="standard",
