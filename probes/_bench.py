@@ -20,6 +20,7 @@ import time
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -85,6 +86,22 @@ def result(
 def rate(amount: float, seconds: float) -> float:
     """amount / seconds, 0 when seconds is 0 (never divides by zero)."""
     return amount / seconds if seconds > 0 else 0.0
+
+
+@lru_cache(maxsize=3)
+def gemm_operands(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The two fp32 n x n operands of every framework's GEMM: the same data for all, drawn once per child.
+
+    Every round used to draw them again, the same values each time: on a GPU's sizes that is two 8192 x 8192
+    normal draws per case and round on the CPU (a second or more each through NumPy) for no new information.
+    Read-only: a framework that wraps them without a copy (torch.from_numpy on the CPU) must not write to them.
+    """
+    rng = np.random.default_rng([0, n])
+    a = rng.standard_normal((n, n), dtype=np.float32)
+    b = rng.standard_normal((n, n), dtype=np.float32)
+    a.setflags(write=False)
+    b.setflags(write=False)
+    return a, b
 
 
 def gemm_result(n: int, dtype: str, stats: Stats, **kw: Any) -> dict[str, Any]:

@@ -97,7 +97,7 @@ def render_measurements(rows: list[Any], title: str, peak: bool = False) -> Any:
                         "VM hides) can be higher")
     if any(below_reference(w) for m in rows for w in m.warnings):
         captions.append("† below the named reference's figure on the same device (NumPy's, else the best "
-                        "framework's): whose part it is is in the JSON's warning")
+                        "framework's); the JSON's warning says whose part the gap is")
     if captions:
         table.caption = "\n".join(captions)
         table.caption_justify = "left"
