@@ -168,7 +168,9 @@ def run_bench(
             run.fail(fid, "*", None, "missing", f"not installed (none of {', '.join(adapter.distributions)})")
             continue
         if not adapter.bench_module:
-            run.fail(fid, "*", None, "skipped", "its adapter names no benchmark script")
+            host = adapter.probe_with()  # Keras 3: its ops are its backend's, measured under that name
+            run.fail(fid, "*", None, "skipped", "no benchmark script of its own" + (
+                f": it runs on {host}, whose figures are its figures" if host else ""))
             continue
         own = list(selected)
         skip: set[str] = set()

@@ -8,6 +8,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.markup import escape
 from textual.widgets import (
     Button,
     DataTable,
@@ -83,7 +84,9 @@ class EvidenceScreen(StepScreen):
                         yield RadioButton(preset, id=f"preset-{preset}")
                 yield Button("Start", id="start", variant="primary", compact=True)
                 yield Button("Cancel", id="cancel", variant="error", compact=True, disabled=True)
-            yield Static("Not started.", id="evidence-status")
+            # Plain text: a child's error or note may hold brackets (TensorFlow's "[/job:localhost/...]"), which as
+            # markup raised MarkupError and ended the app.
+            yield Static("Not started.", id="evidence-status", markup=False)
             yield Body(id="progress")
             with TabbedContent(id="evidence-tabs"):
                 with TabPane("Results", id="tab-results"):
@@ -187,7 +190,7 @@ class EvidenceScreen(StepScreen):
         if row is None:
             bar = ProgressBar(total=None, show_eta=False)
             label = Label(f"{framework[:12]:<12}", classes="pb-label")
-            note = Label("waiting", classes="pb-note")
+            note = Label("waiting", classes="pb-note", markup=False)
             box = Horizontal(label, bar, note, classes="pb-row")
             self.query_one("#progress", Body).mount(box)
             # state: waiting -> running -> done | cancelled | failed
@@ -237,6 +240,11 @@ class EvidenceScreen(StepScreen):
         if kind == "failure" and isinstance(failure, dict):
             if failure.get("outcome") == "cancelled":
                 self._end_row(row, "cancelled")
+            elif failure.get("benchmark") == "*" and row["started"] == 0:
+                # The whole framework: say why on its row (not installed, no script of its own), not 'not run'.
+                row["state"] = str(failure.get("outcome") or "failed")
+                row["bar"].update(total=self._total(), progress=0)
+                row["note"].update(f"{failure.get('outcome')}: {failure.get('error')}")
             self._add_failure(failure)
 
     def _end_row(self, row: dict[str, Any], how: str) -> None:
@@ -356,8 +364,9 @@ class EvidenceScreen(StepScreen):
     def _add_failure(self, f: dict[str, Any]) -> None:
         self.failures.append(f)
         lines = [
-            f"[b]{f.get('framework', '?')}[/b] {f.get('benchmark', '')} {f.get('device', '') or ''}: "
-            f"{f.get('outcome', 'failed')} — {f.get('error') or f.get('reason') or 'no detail'}"
+            f"[b]{escape(str(f.get('framework', '?')))}[/b] "
+            + escape(f"{f.get('benchmark', '')} {f.get('device', '') or ''}: {f.get('outcome', 'failed')} — "
+                     f"{f.get('error') or f.get('reason') or 'no detail'}")
             for f in self.failures
         ]
         self.query_one("#failures", Static).update("\n".join(lines) or "none")
