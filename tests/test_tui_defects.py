@@ -476,3 +476,31 @@ def test_brackets_in_a_childs_error_or_note_are_shown_as_text_not_markup(kb: Any
             assert "[/job:localhost/replica:0/task:0/device:CPU:0] [b]" in failures, failures
 
     run(body())
+
+
+def test_brackets_in_a_packs_names_or_the_machines_text_never_end_the_app() -> None:
+    """A pack may name a framework, criterion or scenario with brackets, and an opened report may carry any CPU
+    model: as markup, '[/x]' raised MarkupError on the first screen that showed it (the welcome screen's machine
+    table, the team step's framework list...). Every step is walked with such names everywhere."""
+    async def body() -> None:
+        from advisor.knowledge import load_knowledge
+
+        hostile = "[/x] [b]"
+        kb = load_knowledge(include_user=False)  # its own copy: the names are changed in place
+        for table in (kb.frameworks, kb.criteria, kb.scenarios):
+            for entry in table.values():
+                object.__setattr__(entry, "name", f"{entry.name} {hostile}")
+        probe = recorded_probe()
+        probe["cpu"]["model"] = f"Some CPU {hostile}"
+        app = make_app(kb, probe=probe)
+        async with app.run_test(size=(100, 30)) as pilot:
+            for step in ("welcome", "scenario", "priorities", "evidence", "results", "onboarding", "export"):
+                await goto(pilot, step)
+                assert app.is_running, step
+            await goto(pilot, "results")
+            from textual.widgets import DataTable
+
+            names = [str(cell) for cell in app.screen.query_one("#ranking", DataTable).get_column_at(2)]
+            assert names and all(name.endswith(hostile) for name in names), names  # shown as written
+
+    run(body())

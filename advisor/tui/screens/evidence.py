@@ -352,9 +352,9 @@ class EvidenceScreen(StepScreen):
         if r.get("warnings"):
             spread += "!"  # the core flagged this figure (wide spread, too few samples): see the report
         self.query_one("#results", DataTable).add_row(
-            str(r.get("framework", "?")),
-            short_name(r),
-            str(r.get("device", "?")),
+            Text(str(r.get("framework", "?"))),
+            Text(short_name(r)),
+            Text(str(r.get("device", "?"))),
             Text(f"{_fmt(r.get('value'))} {r.get('unit', '')}", justify="right"),
             Text(_fmt(r.get("pct_of_peak")), justify="right"),
             Text(spread, justify="right"),

@@ -8,6 +8,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
+from textual.markup import escape
 from textual.widgets import SelectionList, Static
 from textual.widgets.selection_list import Selection
 
@@ -108,7 +109,7 @@ class OnboardingScreen(StepScreen):
         for section in cl.sections:
             tag = SECTION_TAGS.get(section.id, section.title)
             for item in section.items:
-                options.append(Selection(f"{tag}: {item.title}", item.id, item.done))
+                options.append(Selection(Text(f"{tag}: {item.title}"), item.id, item.done))
         sel.add_options(options)
         if options:
             sel.highlighted = min(highlighted or 0, len(options) - 1)
@@ -119,7 +120,8 @@ class OnboardingScreen(StepScreen):
         done, total = cl.progress
         origin = f" (coming from {cl.from_name})" if cl.from_name else ""
         self.query_one("#checklist-title", Static).update(
-            f"[b]{cl.framework_name} onboarding{origin}[/b] — {done}/{total} done — `{cl.command()}`"
+            f"[b]{escape(cl.framework_name)} onboarding{escape(origin)}[/b] — {done}/{total} done — "
+            f"`{escape(cl.command())}`"
         )
 
     def on_assessment_ready(self, message: AssessmentReady) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.markup import escape
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
@@ -53,7 +54,7 @@ class PairwiseScreen(ModalScreen[list[tuple[str, str, float]] | None]):
     def _show(self) -> None:
         a, b = self.pairs[self.index]
         self.query_one("#pair-question", Static).update(
-            f"[b]left:[/b] {self.criteria[a][1]}\n[b]right:[/b] {self.criteria[b][1]}"
+            f"[b]left:[/b] {escape(self.criteria[a][1])}\n[b]right:[/b] {escape(self.criteria[b][1])}"
         )
         self.query_one("#pair-progress", Static).update(
             f"question {self.index + 1} of {len(self.pairs)} — keys 1-5, Esc to cancel"

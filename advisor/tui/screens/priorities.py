@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -94,14 +95,14 @@ class PrioritiesScreen(StepScreen):
         if app.kb.targets:
             for tid, t in app.kb.targets.items():
                 # A checkbox label does not wrap: a long name keeps its head here, the whole in its tooltip.
-                box = Checkbox(t.name.split(" (")[0], tid in walk.must_deploy_to, name=f"dep-{tid}", compact=True)
+                box = Checkbox(Text(t.name.split(" (")[0]), tid in walk.must_deploy_to, name=f"dep-{tid}", compact=True)
                 box.tooltip = t.name
                 widgets.append(box)
         else:
             widgets.append(Static("no deployment targets in the knowledge base: not available", classes="dim"))
         widgets.append(Label("Rule out", classes="section"))
         widgets += [
-            Checkbox(fw.name, fid in walk.exclude, name=f"ex-{fid}", compact=True)
+            Checkbox(Text(fw.name), fid in walk.exclude, name=f"ex-{fid}", compact=True)
             for fid, fw in app.kb.frameworks.items()
         ]
         cons_box.mount_all(widgets)

@@ -8,6 +8,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.markup import escape
 from textual.widgets import DataTable, Static, TabbedContent, TabPane
 
 from advisor.tui.messages import AssessmentReady, EvidenceDone, WeightChanged
@@ -147,9 +148,9 @@ class ResultsScreen(StepScreen):
             table.add_row(
                 "✓" if entry_name(entry) == self.advisor.walk.chosen else "",
                 str(i),
-                str(entry.get("name") or entry_name(entry)),
+                Text(str(entry.get("name") or entry_name(entry))),
                 "?" if score is None else f"{score:.3f}",
-                short_status(entry),
+                Text(short_status(entry)),
                 key=entry_name(entry),
             )
         if entries:
@@ -161,8 +162,8 @@ class ResultsScreen(StepScreen):
         headline = rec.get("summary") or rec.get("headline") if isinstance(rec, dict) else None
         prefix = "[b]What-if:[/b] " if self.whatif is not None else ""
         verdict = (headline or sensitivity_sentence(report, names)) if entries else "No framework qualifies."
-        self.query_one("#verdict", Static).update(prefix + verdict)
-        self.query_one("#sensitivity", Static).update(sensitivity_sentence(report, names))
+        self.query_one("#verdict", Static).update(prefix + escape(verdict))
+        self.query_one("#sensitivity", Static).update(Text(sensitivity_sentence(report, names)))
         self._show_exclusions(report)
         self._show_breakdown()
 
@@ -173,7 +174,7 @@ class ResultsScreen(StepScreen):
             fid = ex.get("framework", "?")
             kb = self.advisor.kb
             name = kb.frameworks[fid].name if kb is not None and fid in kb.frameworks else fid
-            lines.append(f"• {name}: {reasons}")
+            lines.append(escape(f"• {name}: {reasons}"))
         if len(lines) == 1:
             lines.append("none: every framework meets the hard constraints")
         self.query_one("#exclusions", Static).update("\n".join(lines))

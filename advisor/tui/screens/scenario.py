@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.markup import escape
 from textual.widgets import Label, OptionList, RadioButton, RadioSet, SelectionList, Static
 from textual.widgets.option_list import Option
 
@@ -62,14 +64,14 @@ class ScenarioScreen(StepScreen):
                     "No scenario presets in the knowledge base: not available. Weights start equal."
                 )
             for sid in app.kb.scenarios:
-                scenarios.add_option(Option(self._prompt(sid), id=sid))
+                scenarios.add_option(Option(Text(self._prompt(sid)), id=sid))
             if app.kb.scenarios:
                 ids = list(app.kb.scenarios)
                 index = ids.index(walk.scenario) if walk.scenario in ids else 0
                 scenarios.highlighted = index
                 self._describe(ids[index])
             for fid, fw in app.kb.frameworks.items():
-                current.add_option((fw.name, fid, fid in walk.current_frameworks))
+                current.add_option((Text(fw.name), fid, fid in walk.current_frameworks))
         self.query_one(f"#size-{walk.codebase_size}", RadioButton).value = True
         self.query_one(TeamForm).refresh_from_app()
 
@@ -85,7 +87,7 @@ class ScenarioScreen(StepScreen):
             return
         sc = kb.scenarios[sid]
         chosen = " (chosen)" if sid == self.advisor.walk.scenario else " (Enter to choose)"
-        self.query_one("#scenario-desc", Static).update(f"[b]{sc.name}[/b]{chosen}\n{sc.description}")
+        self.query_one("#scenario-desc", Static).update(f"[b]{escape(sc.name)}[/b]{chosen}\n{escape(sc.description)}")
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         """Describe the highlighted scenario."""
@@ -103,7 +105,7 @@ class ScenarioScreen(StepScreen):
         for index in range(scenarios.option_count):
             option = scenarios.get_option_at_index(index)
             if option.id is not None:
-                scenarios.replace_option_prompt_at_index(index, self._prompt(option.id))
+                scenarios.replace_option_prompt_at_index(index, Text(self._prompt(option.id)))
         self._describe(event.option.id)
 
     def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged[str]) -> None:

@@ -101,7 +101,7 @@ class WelcomeScreen(StepScreen):
             app.set_answers(answers)
             app.settings.last_profile = path
             app.save()
-            status.update(f"Loaded {path}.")
+            status.update(Text(f"Loaded {path}."))
             app.goto("scenario")
         elif event.button.id == "open-report":
             path = self.query_one("#report-path", Input).value.strip()

@@ -61,5 +61,5 @@ class _Chart:
             cells = b.value / top * bar_w
             whole = int(cells)
             text = "█" * whole + ("▌" if cells - whole >= 0.5 else "")
-            grid.add_row(b.label, Text(text, style="bold"), f"{b.value:,.1f} {b.unit}")
+            grid.add_row(Text(b.label), Text(text, style="bold"), Text(f"{b.value:,.1f} {b.unit}"))
         yield grid

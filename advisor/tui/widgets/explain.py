@@ -85,7 +85,7 @@ def breakdown(entry: dict[str, Any]) -> Group:
         points = round(float(c.get("contribution", 0)), DIGITS)
         shown += points
         table.add_row(
-            str(c.get("name") or c.get("criterion")),
+            Text(str(c.get("name") or c.get("criterion"))),  # a pack's criterion name is text, not markup
             f"{100 * float(c.get('weight', 0)):.1f}%",
             f"{float(c.get('score', 0)):.2f}",
             f"{points:.{DIGITS}f}",

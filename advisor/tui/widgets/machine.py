@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.table import Table
+from rich.text import Text
 
 
 def _gib(n: Any) -> str:
@@ -21,7 +22,9 @@ def machine_table(probe: dict[str, Any], names: dict[str, str] | None = None) ->
     cores = cpu.get("usable_cores", "?")
     peak = (cpu.get("peak") or {}).get("fp32_gflops")
     peak_s = f", peak ≈{peak:,.0f} GFLOP/s fp32" if isinstance(peak, int | float) else ""
-    grid.add_row("CPU", f"{cpu.get('model') or 'unknown'} ({cpu.get('arch') or '?'}), {cores} usable cores{peak_s}")
+    # Text, not markup: the model, GPU names and messages come from the machine or an opened report.
+    model = f"{cpu.get('model') or 'unknown'} ({cpu.get('arch') or '?'})"
+    grid.add_row("CPU", Text(f"{model}, {cores} usable cores{peak_s}"))
     mem = probe.get("memory") or {}
     grid.add_row("Memory", f"{_gib(mem.get('total_bytes'))} total, {_gib(mem.get('available_bytes'))} available")
     gpus = probe.get("gpus") or {}
@@ -30,10 +33,10 @@ def machine_table(probe: dict[str, Any], names: dict[str, str] | None = None) ->
         gpu_s = ", ".join(str(d.get("name", "?")) for d in devices)
     else:
         gpu_s = gpus.get("message") or gpus.get("status") or "unknown"
-    grid.add_row("GPUs", gpu_s)
+    grid.add_row("GPUs", Text(str(gpu_s)))
     acc = probe.get("accelerators") or {}
     present = [k for k, v in acc.items() if isinstance(v, dict) and v.get("present")]
-    grid.add_row("Other", ", ".join(present) if present else "no TPU, ROCm, MPS, XPU or Ascend found")
+    grid.add_row("Other", Text(", ".join(present) if present else "no TPU, ROCm, MPS, XPU or Ascend found"))
     fws = probe.get("frameworks") or {}
     parts = []
     for fid, info in fws.items():
@@ -41,5 +44,5 @@ def machine_table(probe: dict[str, Any], names: dict[str, str] | None = None) ->
             parts.append(f"{names.get(fid, fid)} {info.get('version') or '?'}")
         else:
             parts.append(f"{names.get(fid, fid)} (not installed)")
-    grid.add_row("Frameworks", ", ".join(parts) if parts else "unknown")
+    grid.add_row("Frameworks", Text(", ".join(parts) if parts else "unknown"))
     return grid

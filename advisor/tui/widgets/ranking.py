@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.table import Table
+from rich.text import Text
 
 
 def ranking_entries(report: dict[str, Any]) -> list[dict[str, Any]]:
@@ -35,5 +36,6 @@ def ranking_table(report: dict[str, Any], limit: int | None = None) -> Table:
     table.add_column("score", justify="right")
     for i, entry in enumerate(ranking_entries(report)[:limit], 1):
         score = entry_score(entry)
-        table.add_row(str(i), str(entry.get("name") or entry_name(entry)), "?" if score is None else f"{score:.3f}")
+        name = Text(str(entry.get("name") or entry_name(entry)))  # a pack's name is text, not markup
+        table.add_row(str(i), name, "?" if score is None else f"{score:.3f}")
     return table

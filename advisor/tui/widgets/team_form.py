@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
@@ -72,7 +73,7 @@ class TeamForm(Vertical):
             with box.prevent(SelectionList.SelectedChanged):
                 box.clear_options()
                 for item, name in names.items():
-                    box.add_option((name, item, item in chosen[key]))
+                    box.add_option((Text(name), item, item in chosen[key]))  # names are text, not markup
         self.rebuild_frameworks()
 
     def _set_input(self, wid: str, text: str) -> None:
@@ -96,7 +97,7 @@ class TeamForm(Vertical):
             levels = [RadioButton(lv, value=lv == level, name=lv) for lv in EXPERIENCE_LEVELS]
             rows.append(
                 Horizontal(
-                    Label(name, classes="fw-name"),
+                    Label(name, classes="fw-name", markup=False),
                     Input("" if kloc is None else f"{kloc:g}", placeholder="kLOC", name=fid, classes="kloc short"),
                     classes="fw-row",
                 )

@@ -55,7 +55,7 @@ class WeightRow(Vertical, can_focus=True):
     def compose(self) -> ComposeResult:
         """Name, -/+ buttons, bar and value; the description below unless compact."""
         with Horizontal(classes="weight-line"):
-            yield Label(self.title, classes="weight-name")
+            yield Label(self.title, classes="weight-name", markup=False)
             yield _MouseButton("-", classes="weight-minus", compact=True)
             yield Static(self._bar(), classes="weight-bar")
             yield _MouseButton("+", classes="weight-plus", compact=True)
