@@ -199,6 +199,12 @@ class BreakEvenModel(_M):
     break_even_kloc: float | None
     cost: dict[str, Any] | None = Field(description="the move's effort range and capacity share")
     statement: str
+    value_stay: float | None = Field(
+        default=None,
+        description="(1 - f_I) * benefit_incumbent, where settling on the incumbent means porting the team's "
+        "code in its other frameworks (f_I: that port's capacity share); null when nothing else must move",
+    )
+    stay_cost: dict[str, Any] | None = Field(default=None, description="that port's effort range and capacity share")
 
 
 class RecommendationSection(_M):

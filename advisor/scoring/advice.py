@@ -136,7 +136,15 @@ def recommend(
     if top.framework in current:
         if gap is not None and top is ranking[0]:
             steps.append(gap.statement)
-        steps.append(f"Stay with {name}: the team already uses it, so there is no migration cost.")
+        remaining = [f for f in current if f != top.framework]
+        if not remaining:
+            steps.append(f"Stay with {name}: the team already uses it, so there is no migration cost.")
+        else:
+            steps.append(
+                f"Settle on {name}, which the team already uses: its code in "
+                f"{', '.join(kb.frameworks[f].name for f in remaining if f in kb.frameworks)} is to be ported "
+                "(the migration criterion counts that cost)."
+            )
     else:
         if gap is not None and gap.challenger == top.framework:
             steps.append(gap.statement)

@@ -7,12 +7,14 @@ framework) and the best-ranked challenger C:
 
 * B_X = the weighted score of X over every criterion but migration, renormalised (0-5);
 * f   = the move's effort as a share of the team's capacity over the horizon (midpoint of the range);
-* staying delivers B_I; moving delivers max(0, 1 - f) * B_C: the capacity spent on the move delivers nothing
-  else, the rest works with the better framework.
+* staying delivers S = B_I, or (1 - f_I) * B_I when the team has code in other frameworks too, which
+  settling on I means porting (f_I: that consolidation's share of the capacity); moving delivers
+  max(0, 1 - f) * B_C: the capacity spent on the move delivers nothing else, the rest works with the
+  better framework.
 
-The move pays when (1 - f) * B_C - B_I reaches the tie margin (`TIE_GAP`, the knowledge base's
+The move pays when (1 - f) * B_C - S reaches the tie margin (`TIE_GAP`, the knowledge base's
 resolution) and the ranking itself puts C ahead by that margin without a statistical tie; otherwise
-staying is advised. Break-even: f* = 1 - (B_I + margin) / B_C, i.e. f* x capacity engineer-months and,
+staying is advised. Break-even: f* = 1 - (S + margin) / B_C, i.e. f* x capacity engineer-months and,
 as effort grows as kLOC**E, a codebase size.
 """
 
@@ -48,6 +50,8 @@ class BreakEven:
     max_kloc: float | None
     cost: MoveCost | None
     statement: str
+    stay_cost: MoveCost | None = None  # porting the team's other frameworks' code to the incumbent
+    value_stay: float | None = None  # (1 - f_I) * B_I
 
     @property
     def gain(self) -> float:
@@ -72,6 +76,8 @@ class BreakEven:
             "break_even_kloc": self.max_kloc,
             "cost": self.cost.to_json() if self.cost else None,
             "statement": self.statement,
+            "value_stay": self.value_stay,
+            "stay_cost": self.stay_cost.to_json() if self.stay_cost else None,
         }
 
 
@@ -109,9 +115,11 @@ def break_even(
     share = (cost.share[0] + cost.share[1]) / 2 if cost is not None else None
     # A move that takes more than the horizon delivers nothing within it (never a negative value).
     value_move = max(0.0, 1.0 - share) * b_c if share is not None else None
+    stay_cost = costs.get(inc.framework)
+    value_stay = max(0.0, 1.0 - (stay_cost.share[0] + stay_cost.share[1]) / 2) * b_i if stay_cost else b_i
     ranked_ahead = lead >= TIE_GAP and not tied
-    pays = ranked_ahead and (value_move is None or value_move - b_i >= TIE_GAP)
-    max_share = 1.0 - (b_i + TIE_GAP) / b_c if b_c > b_i + TIE_GAP else None
+    pays = ranked_ahead and (value_move is None or value_move - value_stay >= TIE_GAP)
+    max_share = 1.0 - (value_stay + TIE_GAP) / b_c if b_c > value_stay + TIE_GAP else None
     max_effort = max_share * cost.capacity if cost is not None and max_share is not None else None
     max_kloc = cost.kloc_for_share(max_share) if cost is not None and max_share is not None else None
     statement = _statement(
@@ -127,6 +135,8 @@ def break_even(
         max_share,
         max_effort,
         max_kloc,
+        stay_cost,
+        value_stay,
     )
     return BreakEven(
         inc.framework,
@@ -143,6 +153,8 @@ def break_even(
         max_kloc,
         cost,
         statement,
+        stay_cost,
+        value_stay if stay_cost else None,
     )
 
 
@@ -159,9 +171,19 @@ def _statement(
     max_share: float | None,
     max_effort: float | None,
     max_kloc: float | None,
+    stay_cost: MoveCost | None = None,
+    value_stay: float | None = None,
 ) -> str:
     i, c = kb.frameworks[inc].name, kb.frameworks[chal].name
     parts: list[str] = []
+    if stay_cost is not None:
+        lo, hi = stay_cost.effort
+        others = ", ".join(kb.frameworks[p.source].name for p in stay_cost.pairs)
+        parts.append(
+            f"Settling on {i} means porting the team's {others} code: an estimated {lo:.0f}-{hi:.0f} "
+            f"engineer-months ({100 * stay_cost.share[0]:.0f}-{100 * stay_cost.share[1]:.0f}% of the capacity), "
+            f"after which {i} delivers {value_stay:.2f}."
+        )
     if cost is not None:
         lo, hi = cost.effort
         team = f"{cost.team_size} engineer{'s' if cost.team_size != 1 else ''}" + (

@@ -153,17 +153,20 @@ class MoveCost:
 def move_cost(kb: KnowledgeBase, framework: str, profile: Profile) -> MoveCost | None:
     """The cost of moving the team's code to `framework`; None when there is nothing to move.
 
-    Nothing moves for a greenfield profile, for a framework the team already uses, or when the
-    codebase is empty. Incumbents without a migration-matrix entry are listed in `missing`; when
-    none has an entry the result has no pairs and the caller falls back to the knowledge score.
+    Nothing moves for a greenfield profile or for the team's only framework. A team with several
+    frameworks that settles on one of them ports the others' code to it: that consolidation is costed
+    like any move. Incumbents without a migration-matrix entry are listed in `missing`; when none has
+    an entry the result has no pairs and the caller falls back to the knowledge score.
     """
     current = list(profile.team.current)
-    if not current or framework in current:
+    if not current or current == [framework]:
         return None
     ltex = LTEX[experience_of(profile, framework)]
     pairs: list[PairEstimate] = []
     missing: list[str] = []
     for src in current:
+        if src == framework:
+            continue
         entry = kb.migrations.get((src, framework))
         if entry is None:
             missing.append(src)

@@ -25,12 +25,14 @@ def migration_evidence(kb: KnowledgeBase, framework: str, profile: Profile) -> t
     from advisor.scoring.migration import move_cost
 
     current = list(profile.team.current)
-    if framework in current:
+    if current == [framework]:
         return Measured(5.0, 1.0, "the team already uses it: no migration", [{"from": framework, "to": framework}]), []
     if not current:
-        return Measured(None, 0.0, "no current framework in the profile (greenfield): knowledge only"), []
+        # No code and no habits to move: every framework is at the scale's "no migration needed". The
+        # framework's general ease of adoption is the learning-curve criterion's, not counted twice.
+        return Measured(5.0, 1.0, "greenfield: no code to move", []), []
     cost = move_cost(kb, framework, profile)
-    assert cost is not None  # a current framework exists and is not the target
+    assert cost is not None  # a current framework exists and the team has code outside `framework`
     notes = [f"no migration entry {src} -> {framework} in the knowledge base" for src in cost.missing]
     if not cost.pairs:
         return Measured(None, 0.0, "no migration entry for the team's framework(s): knowledge only"), notes
@@ -38,7 +40,7 @@ def migration_evidence(kb: KnowledgeBase, framework: str, profile: Profile) -> t
     who = f"{cost.team_size} engineer{'s' if cost.team_size != 1 else ''}" + (
         " (assumed)" if cost.team_size_assumed else ""
     )
-    summary = (
+    summary = ("consolidating on it: " if framework in current else "") + (
         "; ".join(f"{p.source} -> {p.target}: {p.cost} difficulty, {_kloc_text(p.kloc)} kLOC" for p in cost.pairs)
         + f": {lo:.0f}-{hi:.0f} engineer-months, {100 * cost.share[0]:.0f}-{100 * cost.share[1]:.0f}% of "
         f"{who} over {cost.horizon_months:g} months"
