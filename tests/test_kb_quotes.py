@@ -11,6 +11,8 @@ from advisor.errors import KnowledgeError
 from advisor.knowledge import validate_dirs
 from advisor.knowledge.schema import MAX_QUOTE_CHARS, Basis, Source
 
+ROOT = Path(__file__).resolve().parent.parent
+
 PACK = """\
 name: quoted
 version: "1"
@@ -86,3 +88,139 @@ def test_unknown_basis_is_refused(tmp_path: Path) -> None:
     with pytest.raises(KnowledgeError) as info:
         validate_dirs([tmp_path])
     assert info.value.field == "score_overrides[1].score.basis" and info.value.line == 20
+
+
+# --- enforcement: `kb validate` lists unquoted facts, `--strict` refuses them, the shipped base may not regress
+
+#: Facts of the shipped base with a source that has no quote and no `basis: judgement`. quoteA/quoteB lower
+#: it as they quote the base; it may never grow. Lower it when you add quotes (the failure prints the count).
+UNQUOTED_IN_SHIPPED_BASE = 369
+
+OVERLAY = """\
+name: overlay
+version: "1"
+score_overrides:
+  - framework: jax
+    criterion: deployment
+    score:
+      score: 3
+      rationale: Every source quoted.
+      sources:
+        - {url: "https://docs.jax.dev/", quote: "JAX runs on CPU, GPU and TPU."}
+      as_of: 2026-12-01
+  - framework: jax
+    criterion: performance
+    score:
+      score: 4
+      rationale: One of two sources quoted.
+      sources:
+        - {url: "https://docs.jax.dev/", quote: "JAX runs on CPU, GPU and TPU."}
+        - pkg:pypi/jax
+      as_of: 2026-12-01
+  - framework: jax
+    criterion: community
+    score:
+      score: 4
+      rationale: Inferred from the size of the ecosystem.
+      basis: judgement
+      sources: [https://github.com/jax-ml/jax]
+      as_of: 2026-12-01
+"""
+
+
+def _overlay(tmp_path: Path) -> Path:
+    pack = tmp_path / "overlay"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(OVERLAY, encoding="utf-8")
+    return pack
+
+
+def test_unquoted_facts_name_file_line_and_field_and_spare_judgements(tmp_path: Path) -> None:
+    from advisor.knowledge.facts import FactKind
+    from advisor.knowledge.quotes import Unquoted, unquoted_facts
+
+    pack = _overlay(tmp_path)
+    validate_dirs([pack])  # valid first
+    assert unquoted_facts(pack) == [
+        Unquoted("overlay/pack.yaml", 14, "score_overrides[1].score", FactKind.SCORE, missing=1, sources=2)
+    ]
+
+
+def test_shipped_base_unquoted_facts_never_grow() -> None:
+    from advisor.knowledge.quotes import unquoted_facts
+
+    found = unquoted_facts(ROOT / "knowledge")
+    assert len(found) <= UNQUOTED_IN_SHIPPED_BASE, (
+        f"{len(found)} unquoted facts; the ratchet is at {UNQUOTED_IN_SHIPPED_BASE}"
+    )
+    # Every listing names a real line of its file.
+    assert all(u.line and u.file.startswith("knowledge/") for u in found)
+
+
+def test_kb_validate_lists_unquoted_and_strict_exits_1(tmp_path: Path, cli_env: dict[str, str]) -> None:
+    import subprocess
+    import sys
+
+    pack = _overlay(tmp_path)
+    run = [sys.executable, "-m", "advisor", "kb", "validate", str(pack)]
+    plain = subprocess.run(run, capture_output=True, text=True, env=cli_env, timeout=120)
+    assert plain.returncode == 0, plain.stderr
+    assert "overlay/pack.yaml:14: score_overrides[1].score (score, 1 of 2 sources unquoted)" in plain.stdout
+    listed = [line for line in plain.stdout.splitlines() if line.startswith("  ")]
+    assert f"unquoted: {len(listed)} facts" in plain.stdout
+    strict = subprocess.run([*run, "--strict"], capture_output=True, text=True, env=cli_env, timeout=120)
+    assert strict.returncode == 1 and strict.stdout == plain.stdout
+
+
+def test_kb_show_puts_the_quote_beside_its_source_and_says_judgement(tmp_path: Path, cli_env: dict[str, str]) -> None:
+    import subprocess
+    import sys
+
+    pack = _overlay(tmp_path)
+    env = {**cli_env, "COLUMNS": "400"}
+    out = subprocess.run(
+        [sys.executable, "-m", "advisor", "--kb", str(pack), "kb", "show", "jax"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    assert 'https://docs.jax.dev/ "JAX runs on CPU, GPU and TPU."' in out.stdout
+    assert "pkg:pypi/jax (no quote yet)" in out.stdout
+    assert "judgement: reasoning in the rationale or notes" in out.stdout
+
+
+def test_tui_source_panel_shows_quote_and_judgement() -> None:
+    from rich.console import Console
+
+    from advisor.tui.widgets.explain import breakdown
+
+    entry = {
+        "framework": "jax",
+        "name": "JAX",
+        "total": 1.0,
+        "status": "knowledge only",
+        "contributions": [
+            {
+                "criterion": "community",
+                "name": "Community",
+                "weight": 1.0,
+                "score": 1.0,
+                "contribution": 1.0,
+                "knowledge_score": 1.0,
+                "rationale": "Inferred.",
+                "basis": "judgement",
+                "sources": [
+                    {"url": "https://github.com/jax-ml/jax", "quote": "[b]An [/] excerpt", "date": "2026-11-20"},
+                    "pkg:pypi/jax",
+                ],
+            }
+        ],
+    }
+    console = Console(width=200, record=True)
+    console.print(breakdown(entry))
+    text = console.export_text()
+    assert 'source: https://github.com/jax-ml/jax "[b]An [/] excerpt" (2026-11-20)' in text  # text, not markup
+    assert "source: pkg:pypi/jax" in text
+    assert "judgement: the knowledge base's own reasoning" in text
