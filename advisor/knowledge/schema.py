@@ -134,6 +134,7 @@ class HardwareSupport(Model):
     install: str | None = None  # e.g. "pip install torch --index-url https://download.pytorch.org/whl/cu128"
     sources: Sources
     basis: Basis = Basis.SOURCED  # judgement: inferred, with the reasoning in rationale/notes
+    as_of: dt.date | None = None  # absent: the framework file's as_of
     #: Criterion scores on THIS backend, by criterion id, where they differ from the framework's general
     #: score (e.g. PyTorch's performance through MPS on Apple silicon, or MLX's fit there); scoring uses
     #: them in place of the general score when the team's hardware is this backend.
