@@ -496,9 +496,12 @@ class Stewardship(Model):
     maintainer: Text
     jurisdiction: Country | None = None  # None: unknown
     #: One model code base runs under several frameworks' backends (Keras 3 on JAX, TensorFlow, PyTorch).
+    #: Left out, the loader derives it from the framework's `kind`; stated, it must agree with it.
     multi_backend: bool = False
     portability: Text  # what one code base runs on, in words (hardware backends without code changes)
-    os: dict[Os, Support] = Field(default_factory=dict)  # native support per OS (absent: unknown)
+    #: Native support per OS (absent: unknown). Left out, the loader derives it from the framework's
+    #: `platforms.<os>.native`, which states it once; stated, it must agree with it.
+    os: dict[Os, Support] = Field(default_factory=dict)
     gpu_os: dict[Os, Support] = Field(default_factory=dict)  # native NVIDIA GPU support per OS (absent: unknown)
     gpu: GpuFloor | None = None
     sources: Sources

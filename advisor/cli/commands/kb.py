@@ -15,7 +15,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     v = sub.add_parser("validate", help="check the shipped base, or overlay packs on top of it")
     v.add_argument("dirs", nargs="*", metavar="DIR", help="overlay pack folders to check (default: the base)")
     v.add_argument(
-        "--strict", action="store_true", help="exit 1 when a fact has a source without a quote (and is no judgement)"
+        "--strict",
+        action="store_true",
+        help="exit 1 when a fact has a source without a quote (and is no judgement), or two places disagree",
     )
     ls = sub.add_parser("list", help="list frameworks, criteria, scenarios and the packs in use")
     ls.add_argument("--json", action="store_true", help="print JSON on stdout")
@@ -39,6 +41,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Dispatch to the chosen action."""
+    from advisor.errors import ExitCode
     from advisor.knowledge import load_knowledge, validate_dirs
 
     if args.kb_command == "schema":
@@ -55,7 +58,9 @@ def run(args: argparse.Namespace) -> int:
             f"{len(kb.migrations)} migrations, {len(kb.routes)} deployment routes, {len(kb.engines)} engines, "
             f"{len(kb.scenarios)} scenarios"
         )
-        return _unquoted(kb, strict=args.strict)
+        clash = _disagreements(kb)
+        unquoted = _unquoted(kb)
+        return int(ExitCode.FAILURE) if args.strict and (clash or unquoted) else 0
     kb = load_knowledge(args.kb)
     if args.kb_command == "verify":
         from advisor.cli.commands.kb_verify import run_verify
@@ -66,21 +71,32 @@ def run(args: argparse.Namespace) -> int:
     return _show(kb, args.framework, args.json)
 
 
-def _unquoted(kb: Any, *, strict: bool) -> int:
-    """List the facts whose sources are not all quoted; with `strict`, any is a failure (exit 1)."""
+def _disagreements(kb: Any) -> int:
+    """List the facts stated in two places that disagree; the number of them."""
+    from advisor.knowledge.consistency import disagreements
+
+    found = disagreements(kb)
+    if found:
+        print(f"disagreements: {len(found)} facts are stated in two places that disagree:")
+    for d in found:
+        print(f"  {d.rule.value}: {d.first}  <>  {d.second}")
+    return len(found)
+
+
+def _unquoted(kb: Any) -> int:
+    """List the facts whose sources are not all quoted; the number of them."""
     from pathlib import Path
 
-    from advisor.errors import ExitCode
     from advisor.knowledge.quotes import unquoted_facts
 
     facts = [u for p in kb.packs for u in unquoted_facts(Path(p.path))]
     if not facts:
         print("quotes: every fact quotes each of its sources or says basis: judgement")
-        return 0
-    print(f"unquoted: {len(facts)} facts have a source without a quote (basis: judgement needs none):")
+    else:
+        print(f"unquoted: {len(facts)} facts have a source without a quote (basis: judgement needs none):")
     for u in facts:
         print(f"  {u.where()}: {u.field} ({u.kind.value}, {u.missing} of {u.sources} sources unquoted)")
-    return int(ExitCode.FAILURE) if strict else 0
+    return len(facts)
 
 
 def _list(kb: Any, as_json: bool) -> int:
