@@ -124,7 +124,7 @@ score_overrides:
       rationale: Inferred from the size of the ecosystem.
       basis: judgement
       sources: [https://github.com/jax-ml/jax]
-      as_of: 2026-12-01
+      as_of: 2000-01-01
 """
 
 
@@ -168,6 +168,8 @@ def test_kb_validate_lists_unquoted_and_strict_exits_1(tmp_path: Path, cli_env: 
     assert "overlay/pack.yaml:14: score_overrides[1].score (score, 1 of 2 sources unquoted)" in plain.stdout
     listed = [line for line in plain.stdout.splitlines() if line.endswith("sources unquoted)")]
     assert f"unquoted: {len(listed)} facts" in plain.stdout
+    # A fact of 2000 is past any review interval on any day this test runs.
+    assert "stale_fact:" in plain.stdout and "  jax.scores.community (score): as of 2000-01-01" in plain.stdout
     strict = subprocess.run([*run, "--strict"], capture_output=True, text=True, env=cli_env, timeout=120)
     assert strict.returncode == 1 and strict.stdout == plain.stdout
 

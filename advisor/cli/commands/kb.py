@@ -60,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
         )
         clash = _disagreements(kb)
         unquoted = _unquoted(kb)
+        _stale(kb)
         return int(ExitCode.FAILURE) if args.strict and (clash or unquoted) else 0
     kb = load_knowledge(args.kb)
     if args.kb_command == "verify":
@@ -81,6 +82,19 @@ def _disagreements(kb: Any) -> int:
     for d in found:
         print(f"  {d.rule.value}: {d.first}  <>  {d.second}")
     return len(found)
+
+
+def _stale(kb: Any) -> None:
+    """List the facts past their review interval today (a warning: `--strict` does not fail on it)."""
+    import datetime as dt
+
+    from advisor.knowledge.freshness import stale_facts
+
+    found = stale_facts(kb, dt.date.today())
+    if found:
+        print(f"stale_fact: {len(found)} facts are past their review interval:")
+    for f in found:
+        print(f"  {f.id} ({f.kind.value}): as of {f.as_of.isoformat()}, reviewed every {f.review_days} days")
 
 
 def _unquoted(kb: Any) -> int:
