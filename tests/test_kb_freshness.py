@@ -51,3 +51,52 @@ def test_review_interval_is_overridable_per_fact(tmp_path: Path) -> None:
     stale = {f.id: f.review_days for f in stale_facts(kb, TODAY)}
     assert stale == {"jax.scores.performance": 30}  # 61 days old, monthly review; the old fact now has 900 days
     assert stale_facts(kb, dt.date(2026, 10, 31)) == []
+
+
+def _kinds_pack(folder: Path) -> Path:
+    """An overlay with an engine, a governance fact and a dated TPU generation (real YAML), all of 2026-11-01."""
+    folder.mkdir()
+    (folder / "pack.yaml").write_text("name: kinds\nversion: '1'\n")
+    (folder / "deployment.yaml").write_text(
+        "targets: []\nroutes: []\nengines:\n"
+        "  - id: fastserve\n    name: FastServe\n    kind: server\n    status: supported\n    targets: [server]\n"
+        "    model_format: safetensors\n    feeds: {pytorch: {status: supported, route: checkpoint}}\n"
+        "    sources: [https://example.org/fastserve]\n    as_of: 2026-11-01\n"
+    )
+    (folder / "stewardship.yaml").write_text(
+        "frameworks:\n  - framework: jax\n    maintainer: Google\n    jurisdiction: US\n"
+        "    portability: CPU, GPU, TPU\n"
+        "    sources: [https://github.com/jax-ml/jax]\n    as_of: 2026-11-01\n"
+    )
+    return folder
+
+
+def test_review_interval_by_kind_engines_and_routes_monthly_governance_yearly(tmp_path: Path) -> None:
+    from advisor.knowledge.facts import FactKind
+    from advisor.knowledge.freshness import REVIEW_DAYS_BY_KIND
+
+    kb = load_knowledge([_kinds_pack(tmp_path / "kinds")], include_user=False, base=KB_SMALL)
+    # 44 days after the fixture's 2026-11-01: past a 30-day interval, within 90, 180 and 365.
+    stale = {f.id: f for f in stale_facts(kb, dt.date(2026, 12, 15))}
+    del stale["mindspore.scores.community"]  # the fixture's one old fact (2025-09-01)
+    assert {f.kind for f in stale.values()} == {FactKind.HARDWARE, FactKind.ENGINE}
+    assert stale["engines.fastserve"].framework is None and stale["engines.fastserve"].review_days == 30
+    # A backend route without its own date is as old as its framework file.
+    tpu = stale["jax.hardware.google_tpu"]
+    assert (tpu.framework, tpu.as_of, tpu.review_days) == ("jax", dt.date(2026, 11, 1), 30)
+    assert "stewardship.jax" not in stale and "jax.scores.performance" not in stale
+    # A year and a day later the governance fact is due too; every kind has an interval defined once.
+    later = {f.id for f in stale_facts(kb, dt.date(2027, 11, 2))}
+    assert "stewardship.jax" in later
+    assert set(REVIEW_DAYS_BY_KIND) == set(FactKind)
+    assert REVIEW_DAYS_BY_KIND[FactKind.GOVERNANCE] == 365 and REVIEW_DAYS_BY_KIND[FactKind.ENGINE] == 30
+
+
+def test_stale_route_is_a_report_warning_with_its_code(tmp_path: Path) -> None:
+    kb = load_knowledge(include_user=False, base=KB_SMALL)
+    profile = load_profile_text("scenario: research\n")
+    a = assess(kb, resolve_profile(profile, kb), today=dt.date(2026, 12, 15))
+    report = build_report(a, kb, probe=None, bench=None, profile_source="<test>")
+    warnings = [w for w in report["warnings"] if w["code"] == "stale_fact"]
+    tpu = next(w for w in warnings if w["fact"] == "jax.hardware.google_tpu")
+    assert tpu["framework"] == "jax" and tpu["as_of"] == "2026-11-01"

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ValidationError
 from advisor.errors import KnowledgeError
 from advisor.inputs import read_input_bytes
 from advisor.knowledge.base import KnowledgeBase, Origin, PackInfo
+from advisor.knowledge.consistency import derive_stewardship
 from advisor.knowledge.schema import (
     ConceptsFile,
     CriteriaFile,
@@ -331,7 +332,8 @@ def load_knowledge(
         policies={k: e.value for k, e in merged.policies.items()},
         origins={("framework", k): e.origin.where() for k, e in merged.frameworks.items()},
         domains={k: e.value for k, e in merged.domains.items()},
-        stewardship={k: e.value for k, e in merged.stewardship.items()},
+        # What stewardship.yaml leaves out (per-OS support, multi_backend) the framework file states once.
+        stewardship={k: derive_stewardship(e.value, frameworks.get(k)) for k, e in merged.stewardship.items()},
         serving={k: e.value for k, e in merged.serving.items()},
     )
 

@@ -1,17 +1,20 @@
 """Typed schema of the knowledge base (pydantic models); the JSON Schema in docs/ is generated from it.
 
-Every scored fact is a `Score`: a 0-5 value with a rationale, at least one source URL and an
-as-of date. Other facts carry `sources` at the level of the section they belong to. "unknown" is a
-first-class answer wherever a fact could not be verified.
+Every scored fact is a `Score`: a 0-5 value with a rationale, at least one source and an as-of date.
+Other facts carry `sources` at the level of the section they belong to. A source is a `Source`: its URL
+(or Package URL), the verbatim excerpt that supports the fact, and the source's own date; a bare string
+is read as a source without a quote yet. A fact that no source states outright says `basis: judgement`
+and carries its reasoning in its rationale or notes. "unknown" is a first-class answer wherever a fact
+could not be verified.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, Any
 
-from pydantic import AnyHttpUrl, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AnyHttpUrl, BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
 
 from advisor.limits import FiniteWeight
 
@@ -23,13 +26,45 @@ Purl = Annotated[
     str, StringConstraints(pattern=r"^pkg:pypi/[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?(?:@[A-Za-z0-9._+!-]+)?$")
 ]
 Url = AnyHttpUrl | Purl
-Sources = Annotated[list[Url], Field(min_length=1)]
+#: The longest quote a source may carry: an excerpt that supports the fact, not a copy of the page.
+MAX_QUOTE_CHARS = 300
+Quote = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_QUOTE_CHARS)]
 
 
 class Model(BaseModel):
     """Base: unknown keys are errors, values are immutable once loaded."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Basis(StrEnum):
+    """Whether a fact rests on what its sources say, or on the base's own reasoning from them."""
+
+    SOURCED = "sourced"  # each source carries a quote that states the fact
+    JUDGEMENT = "judgement"  # inferred: the reasoning is in the fact's rationale or notes; no quote required
+
+
+class Source(Model):
+    """Where a fact comes from: the URL, the verbatim excerpt that supports the fact, and the source's date."""
+
+    url: Url
+    quote: Quote | None = None  # None: not quoted yet (`kb validate` lists it)
+    date: dt.date | None = None  # the source's own date (release date, page date), where it has one
+
+    def __str__(self) -> str:
+        """The URL, so that a source prints and links as it did when sources were bare URLs."""
+        return str(self.url)
+
+
+def _bare_source(value: Any) -> Any:
+    # A bare string is a source without a quote yet: the base written before quotes loads unchanged.
+    return {"url": value} if isinstance(value, str) else value
+
+
+Sources = Annotated[
+    list[Annotated[Source, BeforeValidator(_bare_source, json_schema_input_type=Url | Source)]],
+    Field(min_length=1),
+]
 
 
 class Support(StrEnum):
@@ -75,6 +110,7 @@ class GenerationSupport(Model):
     status: Support
     notes: Text | None = None
     sources: Sources
+    basis: Basis = Basis.SOURCED  # judgement: inferred, with the reasoning in rationale/notes
     as_of: dt.date
 
 
@@ -86,6 +122,7 @@ class PlatformNote(Model):
     wsl2: Support | None = None  # Windows only: the Linux packages (and CUDA) under WSL2
     notes: Text | None = None
     sources: Sources
+    basis: Basis = Basis.SOURCED  # judgement: inferred, with the reasoning in rationale/notes
     as_of: dt.date
 
 
@@ -96,6 +133,8 @@ class HardwareSupport(Model):
     notes: Text | None = None
     install: str | None = None  # e.g. "pip install torch --index-url https://download.pytorch.org/whl/cu128"
     sources: Sources
+    basis: Basis = Basis.SOURCED  # judgement: inferred, with the reasoning in rationale/notes
+    as_of: dt.date | None = None  # absent: the framework file's as_of
     #: Criterion scores on THIS backend, by criterion id, where they differ from the framework's general
     #: score (e.g. PyTorch's performance through MPS on Apple silicon, or MLX's fit there); scoring uses
     #: them in place of the general score when the team's hardware is this backend.
@@ -111,6 +150,7 @@ class Score(Model):
     score: Annotated[float, Field(ge=0, le=5)]
     rationale: Text
     sources: Sources
+    basis: Basis = Basis.SOURCED  # judgement: inferred, with the reasoning in rationale/notes
     as_of: dt.date
     review_days: Annotated[int, Field(ge=1)] | None = None  # overrides the default review interval
 
@@ -121,6 +161,7 @@ class Story(Model):
     summary: Text
     apis: list[str] = Field(default_factory=list)
     sources: Sources
+    basis: Basis = Basis.SOURCED  # judgement: inferred, with the reasoning in rationale/notes
 
 
 class Link(Model):
@@ -158,6 +199,7 @@ class DistributionClaim(Model):
     #: Python tags with a wheel at `latest`, per platform; an empty list claims that no wheel exists there.
     wheels: dict[WheelPlatform, list[PythonTag]] = Field(min_length=1)
     sources: Sources  # the Package URL (`pkg:pypi/NAME`) at least
+    basis: Basis = Basis.SOURCED  # judgement: inferred, with the reasoning in rationale/notes
     as_of: dt.date
     review_days: Annotated[int, Field(ge=1)] | None = None  # overrides the package review interval
 
@@ -170,6 +212,7 @@ class InstallClaim(Model):
     python: PythonTag
     resolves: dict[str, Version] = Field(min_length=1)  # distribution -> the version the line installs
     sources: Sources
+    basis: Basis = Basis.SOURCED  # judgement: inferred, with the reasoning in rationale/notes
     as_of: dt.date
 
 
@@ -202,6 +245,7 @@ class Framework(Model):
     learning: list[Link] = Field(default_factory=list)
     scores: dict[Id, Score]
     sources: Sources
+    basis: Basis = Basis.SOURCED  # judgement: inferred, with the reasoning in rationale/notes
     as_of: dt.date
     packages: PackageClaims | None = None  # checked against the package index by `kb verify`
 
@@ -257,6 +301,7 @@ class Migration(Model):
     drivers: list[Text] = Field(min_length=1)
     tools: list[Link] = Field(default_factory=list)
     sources: Sources
+    basis: Basis = Basis.SOURCED  # judgement: inferred, with the reasoning in rationale/notes
     as_of: dt.date
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
@@ -270,6 +315,7 @@ class Pitfall(Model):
     detail: Text
     instead: Text
     sources: Sources
+    basis: Basis = Basis.SOURCED  # judgement: inferred, with the reasoning in rationale/notes
 
 
 class Onboarding(Model):
@@ -305,6 +351,7 @@ class Route(Model):
     status: Support
     notes: str | None = None
     sources: Sources
+    basis: Basis = Basis.SOURCED  # judgement: inferred, with the reasoning in rationale/notes
     as_of: dt.date
 
 
@@ -328,6 +375,7 @@ class Engine(Model):
     feeds: dict[Id, EngineFeed]  # framework id -> how that framework's models get there
     notes: Text | None = None
     sources: Sources
+    basis: Basis = Basis.SOURCED  # judgement: inferred, with the reasoning in rationale/notes
     as_of: dt.date
 
 
@@ -437,6 +485,7 @@ class GpuFloor(Model):
     older_min_compute_capability: CC | None = None
     notes: Text | None = None
     sources: Sources
+    basis: Basis = Basis.SOURCED  # judgement: inferred, with the reasoning in rationale/notes
     as_of: dt.date
 
 
@@ -447,12 +496,16 @@ class Stewardship(Model):
     maintainer: Text
     jurisdiction: Country | None = None  # None: unknown
     #: One model code base runs under several frameworks' backends (Keras 3 on JAX, TensorFlow, PyTorch).
+    #: Left out, the loader derives it from the framework's `kind`; stated, it must agree with it.
     multi_backend: bool = False
     portability: Text  # what one code base runs on, in words (hardware backends without code changes)
-    os: dict[Os, Support] = Field(default_factory=dict)  # native support per OS (absent: unknown)
+    #: Native support per OS (absent: unknown). Left out, the loader derives it from the framework's
+    #: `platforms.<os>.native`, which states it once; stated, it must agree with it.
+    os: dict[Os, Support] = Field(default_factory=dict)
     gpu_os: dict[Os, Support] = Field(default_factory=dict)  # native NVIDIA GPU support per OS (absent: unknown)
     gpu: GpuFloor | None = None
     sources: Sources
+    basis: Basis = Basis.SOURCED  # judgement: inferred, with the reasoning in rationale/notes
     as_of: dt.date
 
 
@@ -464,6 +517,7 @@ class ServingStack(Model):
     frameworks: list[Id]
     notes: Text | None = None
     sources: Sources
+    basis: Basis = Basis.SOURCED  # judgement: inferred, with the reasoning in rationale/notes
     as_of: dt.date
 
 

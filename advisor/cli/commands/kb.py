@@ -14,6 +14,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="kb_command", metavar="ACTION", required=True)
     v = sub.add_parser("validate", help="check the shipped base, or overlay packs on top of it")
     v.add_argument("dirs", nargs="*", metavar="DIR", help="overlay pack folders to check (default: the base)")
+    v.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit 1 when a fact has a source without a quote (and is no judgement), or two places disagree",
+    )
     ls = sub.add_parser("list", help="list frameworks, criteria, scenarios and the packs in use")
     ls.add_argument("--json", action="store_true", help="print JSON on stdout")
     show = sub.add_parser("show", help="show one framework's facts and scores (or all frameworks)")
@@ -36,6 +41,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Dispatch to the chosen action."""
+    from advisor.errors import ExitCode
     from advisor.knowledge import load_knowledge, validate_dirs
 
     if args.kb_command == "schema":
@@ -52,7 +58,10 @@ def run(args: argparse.Namespace) -> int:
             f"{len(kb.migrations)} migrations, {len(kb.routes)} deployment routes, {len(kb.engines)} engines, "
             f"{len(kb.scenarios)} scenarios"
         )
-        return 0
+        clash = _disagreements(kb)
+        unquoted = _unquoted(kb)
+        _stale(kb)
+        return int(ExitCode.FAILURE) if args.strict and (clash or unquoted) else 0
     kb = load_knowledge(args.kb)
     if args.kb_command == "verify":
         from advisor.cli.commands.kb_verify import run_verify
@@ -61,6 +70,47 @@ def run(args: argparse.Namespace) -> int:
     if args.kb_command == "list":
         return _list(kb, args.json)
     return _show(kb, args.framework, args.json)
+
+
+def _disagreements(kb: Any) -> int:
+    """List the facts stated in two places that disagree; the number of them."""
+    from advisor.knowledge.consistency import disagreements
+
+    found = disagreements(kb)
+    if found:
+        print(f"disagreements: {len(found)} facts are stated in two places that disagree:")
+    for d in found:
+        print(f"  {d.rule.value}: {d.first}  <>  {d.second}")
+    return len(found)
+
+
+def _stale(kb: Any) -> None:
+    """List the facts past their review interval today (a warning: `--strict` does not fail on it)."""
+    import datetime as dt
+
+    from advisor.knowledge.freshness import stale_facts
+
+    found = stale_facts(kb, dt.date.today())
+    if found:
+        print(f"stale_fact: {len(found)} facts are past their review interval:")
+    for f in found:
+        print(f"  {f.id} ({f.kind.value}): as of {f.as_of.isoformat()}, reviewed every {f.review_days} days")
+
+
+def _unquoted(kb: Any) -> int:
+    """List the facts whose sources are not all quoted; the number of them."""
+    from pathlib import Path
+
+    from advisor.knowledge.quotes import unquoted_facts
+
+    facts = [u for p in kb.packs for u in unquoted_facts(Path(p.path))]
+    if not facts:
+        print("quotes: every fact quotes each of its sources or says basis: judgement")
+    else:
+        print(f"unquoted: {len(facts)} facts have a source without a quote (basis: judgement needs none):")
+    for u in facts:
+        print(f"  {u.where()}: {u.field} ({u.kind.value}, {u.missing} of {u.sources} sources unquoted)")
+    return len(facts)
 
 
 def _list(kb: Any, as_json: bool) -> int:
@@ -131,8 +181,9 @@ def _show(kb: Any, framework: str | None, as_json: bool) -> int:
         hw.add_column("backend")
         hw.add_column("status")
         hw.add_column("notes", overflow="fold")
+        hw.add_column("sources", overflow="fold")
         for key, support in fw.hardware.items():
-            hw.add_row(e(key.value), e(support.status.value), e(support.notes or ""))
+            hw.add_row(e(key.value), e(support.status.value), e(support.notes or ""), e(sources_text(support)))
         console.print(hw)
         console.print(f"[bold]Compiler:[/] {e(fw.compiler.summary)}")
         console.print(f"[bold]Distributed:[/] {e(fw.distributed.summary)}")
@@ -141,7 +192,26 @@ def _show(kb: Any, framework: str | None, as_json: bool) -> int:
         scores.add_column("score", justify="right")
         scores.add_column("as of")
         scores.add_column("rationale", overflow="fold")
+        scores.add_column("sources", overflow="fold")
         for cid, score in fw.scores.items():
-            scores.add_row(e(kb.criteria[cid].name), f"{score.score:g}", score.as_of.isoformat(), e(score.rationale))
+            scores.add_row(
+                e(kb.criteria[cid].name),
+                f"{score.score:g}",
+                score.as_of.isoformat(),
+                e(score.rationale),
+                e(sources_text(score)),
+            )
         console.print(scores)
+        console.print(f"[bold]Sources[/] (maintainer, licence, Python): {e(sources_text(fw))}")
     return 0
+
+
+def sources_text(fact: Any) -> str:
+    """A fact's sources, one a line, each with its quote and date; a judgement says so first."""
+    from advisor.knowledge.schema import Basis
+
+    lines = ["judgement: reasoning in the rationale or notes"] if fact.basis is Basis.JUDGEMENT else []
+    for src in fact.sources:
+        date = f" ({src.date.isoformat()})" if src.date else ""
+        lines.append(f'{src} "{src.quote}"{date}' if src.quote else f"{src} (no quote yet){date}")
+    return "\n".join(lines)

@@ -109,8 +109,12 @@ def breakdown(entry: dict[str, Any]) -> Group:
             details.append(f"\n  evidence: {c['evidence']}", style="italic")
         for fig in c.get("figures") or []:
             details.append(f"\n  measured: {_figure(fig)}")
+        if c.get("basis") == "judgement":
+            details.append(
+                "\n  judgement: the knowledge base's own reasoning (above), not a quoted source", style="italic"
+            )
         for src in c.get("sources") or []:
-            details.append(f"\n  source: {src}", style="dim")
+            details.append(f"\n  source: {_source(src)}", style="dim")
     head = Text(
         f"{entry.get('name') or entry_name(entry)}: "
         f"{'?' if score is None else f'{score:.{DIGITS}f}'} of 5 ({entry.get('status', '')})",
@@ -118,6 +122,18 @@ def breakdown(entry: dict[str, Any]) -> Group:
     )
     notes = Text("\n".join(entry.get("notes") or []), style="italic")
     return Group(head, notes, table, details)
+
+
+def _source(src: Any) -> str:
+    # A report may carry a source as its URL alone or as {url, quote, date}: the quote is shown beside it.
+    if not isinstance(src, dict):
+        return str(src)
+    text = str(src.get("url", ""))
+    if src.get("quote"):
+        text += f' "{src["quote"]}"'
+    if src.get("date"):
+        text += f" ({src['date']})"
+    return text
 
 
 def _figure(fig: Any) -> str:

@@ -1,0 +1,228 @@
+"""Sources carry quotes: the quoted form loads, a bare URL still loads, a bad quote names file, line and field."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from advisor.errors import KnowledgeError
+from advisor.knowledge import validate_dirs
+from advisor.knowledge.schema import MAX_QUOTE_CHARS, Basis, Source
+
+ROOT = Path(__file__).resolve().parent.parent
+
+PACK = """\
+name: quoted
+version: "1"
+score_overrides:
+  - framework: jax
+    criterion: deployment
+    score:
+      score: 3
+      rationale: The install page says so.
+      sources:
+        - url: https://docs.jax.dev/en/latest/installation.html
+          quote: {quote}
+          date: 2026-11-20
+        - pkg:pypi/jax
+      as_of: 2026-12-01
+  - framework: jax
+    criterion: performance
+    score:
+      score: 4
+      rationale: Inferred from two benchmarks that each measure half of the claim.
+      basis: judgement
+      sources: [https://docs.jax.dev/en/latest/]
+      as_of: 2026-12-01
+"""
+
+
+def _pack(tmp_path: Path, quote: str) -> Path:
+    (tmp_path / "pack.yaml").write_text(PACK.format(quote=quote), encoding="utf-8")
+    return tmp_path
+
+
+def test_quoted_and_bare_sources_load_side_by_side(tmp_path: Path) -> None:
+    kb = validate_dirs([_pack(tmp_path, '"JAX supports NVIDIA GPUs on Linux x86_64."')])
+    score = kb.frameworks["jax"].scores["deployment"]
+    quoted, bare = score.sources
+    assert quoted == Source(
+        url="https://docs.jax.dev/en/latest/installation.html",  # type: ignore[arg-type]
+        quote="JAX supports NVIDIA GPUs on Linux x86_64.",
+        date=dt.date(2026, 11, 20),
+    )
+    assert bare.quote is None and bare.date is None
+    # Consumers that print or link sources see the URL, as when sources were bare strings.
+    assert [str(s) for s in score.sources] == ["https://docs.jax.dev/en/latest/installation.html", "pkg:pypi/jax"]
+    assert score.basis is Basis.SOURCED
+    assert kb.frameworks["jax"].scores["performance"].basis is Basis.JUDGEMENT
+
+
+def test_shipped_base_written_with_bare_urls_still_loads(kb) -> None:  # type: ignore[no-untyped-def]
+    fw = kb.frameworks["pytorch"]
+    assert all(isinstance(s, Source) for s in fw.sources)
+    assert all(str(s) for score in fw.scores.values() for s in score.sources)
+
+
+@pytest.mark.parametrize(
+    ("quote", "message"),
+    [("x" * (MAX_QUOTE_CHARS + 1), f"at most {MAX_QUOTE_CHARS} characters"), ('"  "', "at least 1 character")],
+    ids=["too_long", "empty"],
+)
+def test_bad_quote_names_file_line_and_field(tmp_path: Path, quote: str, message: str) -> None:
+    with pytest.raises(KnowledgeError) as info:
+        validate_dirs([_pack(tmp_path, quote)])
+    err = info.value
+    assert message in err.message
+    assert err.file is not None and str(err.file).endswith("pack.yaml")
+    assert err.line == 11  # the `quote:` line
+    assert err.field == "score_overrides[0].score.sources[0].quote"
+
+
+def test_unknown_basis_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "pack.yaml").write_text(
+        PACK.format(quote='"q"').replace("basis: judgement", "basis: hunch"), encoding="utf-8"
+    )
+    with pytest.raises(KnowledgeError) as info:
+        validate_dirs([tmp_path])
+    assert info.value.field == "score_overrides[1].score.basis" and info.value.line == 20
+
+
+# --- enforcement: `kb validate` lists unquoted facts, `--strict` refuses them, the shipped base may not regress
+
+#: Facts of the shipped base with a source that has no quote and no `basis: judgement`. quoteA/quoteB lower
+#: it as they quote the base; it may never grow. Lower it when you add quotes (the failure prints the count).
+UNQUOTED_IN_SHIPPED_BASE = 368
+
+OVERLAY = """\
+name: overlay
+version: "1"
+score_overrides:
+  - framework: jax
+    criterion: deployment
+    score:
+      score: 3
+      rationale: Every source quoted.
+      sources:
+        - {url: "https://docs.jax.dev/", quote: "JAX runs on CPU, GPU and TPU."}
+      as_of: 2026-12-01
+  - framework: jax
+    criterion: performance
+    score:
+      score: 4
+      rationale: One of two sources quoted.
+      sources:
+        - {url: "https://docs.jax.dev/", quote: "JAX runs on CPU, GPU and TPU."}
+        - pkg:pypi/jax
+      as_of: 2026-12-01
+  - framework: jax
+    criterion: community
+    score:
+      score: 4
+      rationale: Inferred from the size of the ecosystem.
+      basis: judgement
+      sources: [https://github.com/jax-ml/jax]
+      as_of: 2000-01-01
+"""
+
+
+def _overlay(tmp_path: Path) -> Path:
+    pack = tmp_path / "overlay"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(OVERLAY, encoding="utf-8")
+    return pack
+
+
+def test_unquoted_facts_name_file_line_and_field_and_spare_judgements(tmp_path: Path) -> None:
+    from advisor.knowledge.facts import FactKind
+    from advisor.knowledge.quotes import Unquoted, unquoted_facts
+
+    pack = _overlay(tmp_path)
+    validate_dirs([pack])  # valid first
+    assert unquoted_facts(pack) == [
+        Unquoted("overlay/pack.yaml", 14, "score_overrides[1].score", FactKind.SCORE, missing=1, sources=2)
+    ]
+
+
+def test_shipped_base_unquoted_facts_never_grow() -> None:
+    from advisor.knowledge.quotes import unquoted_facts
+
+    found = unquoted_facts(ROOT / "knowledge")
+    assert len(found) <= UNQUOTED_IN_SHIPPED_BASE, (
+        f"{len(found)} unquoted facts; the ratchet is at {UNQUOTED_IN_SHIPPED_BASE}"
+    )
+    # Every listing names a real line of its file.
+    assert all(u.line and u.file.startswith("knowledge/") for u in found)
+
+
+def test_kb_validate_lists_unquoted_and_strict_exits_1(tmp_path: Path, cli_env: dict[str, str]) -> None:
+    import subprocess
+    import sys
+
+    pack = _overlay(tmp_path)
+    run = [sys.executable, "-m", "advisor", "kb", "validate", str(pack)]
+    plain = subprocess.run(run, capture_output=True, text=True, env=cli_env, timeout=120)
+    assert plain.returncode == 0, plain.stderr
+    assert "overlay/pack.yaml:14: score_overrides[1].score (score, 1 of 2 sources unquoted)" in plain.stdout
+    listed = [line for line in plain.stdout.splitlines() if line.endswith("sources unquoted)")]
+    assert f"unquoted: {len(listed)} facts" in plain.stdout
+    # A fact of 2000 is past any review interval on any day this test runs.
+    assert "stale_fact:" in plain.stdout and "  jax.scores.community (score): as of 2000-01-01" in plain.stdout
+    strict = subprocess.run([*run, "--strict"], capture_output=True, text=True, env=cli_env, timeout=120)
+    assert strict.returncode == 1 and strict.stdout == plain.stdout
+
+
+def test_kb_show_puts_the_quote_beside_its_source_and_says_judgement(tmp_path: Path, cli_env: dict[str, str]) -> None:
+    import subprocess
+    import sys
+
+    pack = _overlay(tmp_path)
+    env = {**cli_env, "COLUMNS": "400"}
+    out = subprocess.run(
+        [sys.executable, "-m", "advisor", "--kb", str(pack), "kb", "show", "jax"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    assert 'https://docs.jax.dev/ "JAX runs on CPU, GPU and TPU."' in out.stdout
+    assert "pkg:pypi/jax (no quote yet)" in out.stdout
+    assert "judgement: reasoning in the rationale or notes" in out.stdout
+
+
+def test_tui_source_panel_shows_quote_and_judgement() -> None:
+    from rich.console import Console
+
+    from advisor.tui.widgets.explain import breakdown
+
+    entry = {
+        "framework": "jax",
+        "name": "JAX",
+        "total": 1.0,
+        "status": "knowledge only",
+        "contributions": [
+            {
+                "criterion": "community",
+                "name": "Community",
+                "weight": 1.0,
+                "score": 1.0,
+                "contribution": 1.0,
+                "knowledge_score": 1.0,
+                "rationale": "Inferred.",
+                "basis": "judgement",
+                "sources": [
+                    {"url": "https://github.com/jax-ml/jax", "quote": "[b]An [/] excerpt", "date": "2026-11-20"},
+                    "pkg:pypi/jax",
+                ],
+            }
+        ],
+    }
+    console = Console(width=200, record=True)
+    console.print(breakdown(entry))
+    text = console.export_text()
+    assert 'source: https://github.com/jax-ml/jax "[b]An [/] excerpt" (2026-11-20)' in text  # text, not markup
+    assert "source: pkg:pypi/jax" in text
+    assert "judgement: the knowledge base's own reasoning" in text
