@@ -159,7 +159,9 @@ def test_any_situation_decomposes_exactly_and_the_decision_follows_its_rule(  # 
     if gap.pays:
         assert rec.decision == "move" and rec.framework == gap.challenger
         assert gap.lead >= gap.margin
-        assert gap.value_move is None or gap.value_move - gap.benefit_incumbent >= gap.margin
+        # Staying is worth the incumbent's benefit, less what porting the team's other frameworks to it costs.
+        stay = gap.value_stay if gap.value_stay is not None else gap.benefit_incumbent
+        assert gap.value_move is None or gap.value_move - stay >= gap.margin
     else:
         assert rec.decision == "stay" and rec.framework in current
     if gap.max_share is not None and gap.cost is not None:

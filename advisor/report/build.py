@@ -82,6 +82,7 @@ def build_report(
             topsis=assessment.topsis[b.framework],
             topsis_rank=topsis_rank[b.framework],
             status=b.status,
+            status_code=b.status_code.value,
             installed=b.installed,
             notes=b.notes,
             contributions=[ContributionModel(**c.to_json()) for c in b.contributions],

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from advisor.sanitize import printable
-from advisor.scoring.explain import display_parts
+from advisor.scoring.explain import display_parts, evidence_label
 
 
 def _fmt_pct(x: float) -> str:
@@ -66,7 +66,8 @@ def to_markdown(report: dict[str, Any]) -> str:
         ]
         for c, shown in zip(e["contributions"], parts, strict=True):
             measured = (
-                f" (knowledge {c['knowledge_score']:g}, measured {c['measured_score']:.2f})"
+                f" (knowledge {c['knowledge_score']:g}, {evidence_label(c.get('evidence_source'))} "
+                f"{c['measured_score']:.2f})"
                 if c["measured_score"] is not None
                 else ""
             )

@@ -109,6 +109,11 @@ class ContributionModel(_M):
     as_of: str
     evidence: str
     figures: list[dict[str, Any]]
+    evidence_source: Literal["benchmark", "probe", "profile", "knowledge"] | None = Field(
+        default=None,
+        description="where measured_score comes from: benchmark figures measured here, a hardware route the "
+        "framework's own probe used here, the team's profile, or a route's support status in the knowledge base",
+    )
 
 
 class RankingEntry(_M):
@@ -124,6 +129,9 @@ class RankingEntry(_M):
     installed: bool | None
     notes: list[str]
     contributions: list[ContributionModel]
+    status_code: Literal["measured", "discarded", "installed", "not_installed", "not_probed"] | None = Field(
+        default=None, description="measured: benchmarked here and used; discarded: benchmarked on a busy machine"
+    )
 
 
 class ThresholdModel(_M):

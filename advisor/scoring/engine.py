@@ -18,7 +18,7 @@ from advisor.scoring.advice import Recommendation, recommend
 from advisor.scoring.constraints import Exclusion, apply_constraints
 from advisor.scoring.decision import BreakEven, break_even
 from advisor.scoring.domains import domain_ecosystem
-from advisor.scoring.explain import Breakdown, Contribution, blend, on_grid, total_of
+from advisor.scoring.explain import Breakdown, Contribution, EvidenceSource, Status, blend, on_grid, total_of
 from advisor.scoring.fleet import nvidia_finding, python_finding, team_fleet
 from advisor.scoring.mcda import rank_order, topsis
 from advisor.scoring.migration import MoveCost, move_cost
@@ -63,19 +63,22 @@ class Assessment:
     break_even: BreakEven | None = None
 
 
-def _status(fid: str, probe: dict[str, Any] | None, bench: dict[str, Any] | None) -> tuple[str, bool | None]:
+def _status(fid: str, probe: dict[str, Any] | None, bench: dict[str, Any] | None) -> tuple[Status, str, bool | None]:
     # installed is None where nobody looked: no probe, or no adapter probed this framework (unknown, not "no").
     entry = ((probe or {}).get("frameworks") or {}).get(fid)
     installed = bool(entry.get("installed")) if entry else None
     benched = any(r.get("framework") == fid for r in (bench or {}).get("results") or [])
+    if benched and ev.machine_busy(bench):
+        # The figures exist but the scoring does not use them: saying "measured" would be a false claim.
+        return Status.DISCARDED, "benchmarks discarded (machine busy): knowledge only", True
     if benched:
-        return "measured here", True
+        return Status.MEASURED, "measured here", True
     if installed:
-        return "installed, not benchmarked", True
+        return Status.INSTALLED, "installed, not benchmarked", True
     if installed is False:
-        return "not measured here (not installed): knowledge only", False
+        return Status.NOT_INSTALLED, "not measured here (not installed): knowledge only", False
     why = "no probe" if not probe else "no adapter probes it"
-    return f"not measured here ({why}): knowledge only", None
+    return Status.NOT_PROBED, f"not measured here ({why}): knowledge only", None
 
 
 def _probe_warnings(probe: dict[str, Any] | None, present: dict[Hardware, str], out: list[Warning_]) -> None:
@@ -129,7 +132,7 @@ def assess(
     ranking: list[Breakdown] = []
     for fid in cons.candidates:
         fw = kb.frameworks[fid]
-        status, installed = _status(fid, probe, bench)
+        status_code, status, installed = _status(fid, probe, bench)
         contributions: list[Contribution] = []
         notes: list[str] = []
         floor = nvidia_finding(kb, fid, resolved.profile, fleet)
@@ -210,10 +213,12 @@ def assess(
                     as_of=as_of.isoformat(),
                     evidence=measured.summary,
                     figures=measured.figures,
+                    evidence_source=EvidenceSource(measured.source) if measured.score is not None and measured.source
+                    else None,
                 )
             )
         total = total_of([c.contribution for c in contributions])
-        ranking.append(Breakdown(fid, fw.name, total, contributions, status, installed, notes))
+        ranking.append(Breakdown(fid, fw.name, total, contributions, status, installed, notes, status_code))
     ranking.sort(key=lambda b: -b.total)  # stable: knowledge-base order breaks exact ties
     names = [b.framework for b in ranking]
     matrix = np.array([[c.score for c in b.contributions] for b in ranking]) if ranking else np.zeros((0, 0))

@@ -76,6 +76,8 @@ class Measured:
     weight: float  # share of the blended score that comes from `score` (0 when score is None)
     summary: str
     figures: list[dict[str, Any]] = field(default_factory=list)
+    #: Where `score` comes from (`advisor.scoring.explain.EvidenceSource`); None when there is no score.
+    source: str | None = None
 
 
 def present_hardware(probe: dict[str, Any] | None) -> dict[Hardware, str]:
@@ -149,7 +151,9 @@ def hardware_evidence(
         )
     score = sum(values) / len(values)
     parts = ", ".join(f"{f['hardware']}: {f['status']}{' (used here)' if f['verified_here'] else ''}" for f in figures)
-    return Measured(score, HARDWARE_WEIGHT, f"team hardware: {parts}", figures)
+    # Only a route the framework's own probe used here is evidence from this machine; the rest is the base's word.
+    source = "probe" if any(f["verified_here"] for f in figures) else "knowledge"
+    return Measured(score, HARDWARE_WEIGHT, f"team hardware: {parts}", figures, source)
 
 
 #: Criteria whose knowledge score describes a framework on its first-class hardware; on the team's hardware
@@ -359,7 +363,7 @@ def performance_evidence(
     geo = math.exp(math.fsum(math.log(r["ratio_used"]) for r in rows) / len(rows))
     weight = BENCH_WEIGHT * min(1.0, len(rows) / BENCH_FULL_AT)
     summary = f"{len(rows)} benchmark(s) shared; geometric mean {geo:.2f} of the best framework's throughput"
-    return Measured(5.0 * math.sqrt(geo), weight, summary, rows)
+    return Measured(5.0 * math.sqrt(geo), weight, summary, rows, "benchmark")
 
 
 def implausible_gaps(ratios: dict[str, list[dict[str, Any]]]) -> list[tuple[str, str]]:

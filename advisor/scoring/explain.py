@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from advisor.scoring.evidence import Measured
@@ -35,6 +36,40 @@ def blend(knowledge: float, measured: Measured) -> float:
     return (1.0 - measured.weight) * knowledge + measured.weight * measured.score
 
 
+class EvidenceSource(StrEnum):
+    """Where a contribution's non-knowledge figure comes from: only `benchmark` was measured on this machine."""
+
+    BENCHMARK = "benchmark"  # benchmark figures measured here
+    PROBE = "probe"  # a hardware route the framework's own probe used here
+    PROFILE = "profile"  # the team's situation (code to move, serving stack in production)
+    KNOWLEDGE = "knowledge"  # a route's support status read from the knowledge base, not seen here
+
+    @property
+    def label(self) -> str:
+        """How a breakdown names the figure."""
+        return {"benchmark": "measured", "probe": "probed here", "profile": "your setup"}.get(
+            self.value, "route support"
+        )
+
+
+def evidence_label(source: str | None) -> str:
+    """The label of a contribution's non-knowledge figure, from its `evidence_source` code."""
+    try:
+        return EvidenceSource(source).label if source else "measured"
+    except ValueError:  # a report from an older version: its figures were always called measured
+        return "measured"
+
+
+class Status(StrEnum):
+    """Whether a framework was measured on this machine."""
+
+    MEASURED = "measured"
+    DISCARDED = "discarded"  # benchmarked, but on a machine too busy to trust the figures
+    INSTALLED = "installed"  # installed, not benchmarked
+    NOT_INSTALLED = "not_installed"
+    NOT_PROBED = "not_probed"  # no probe, or no adapter probes it
+
+
 @dataclass
 class Contribution:
     """One criterion's part of a framework's total."""
@@ -52,6 +87,7 @@ class Contribution:
     as_of: str
     evidence: str  # what was measured, or why nothing was
     figures: list[dict[str, Any]] = field(default_factory=list)
+    evidence_source: EvidenceSource | None = None  # None: knowledge only
 
     def to_json(self) -> dict[str, Any]:
         """JSON form for the report."""
@@ -66,9 +102,10 @@ class Breakdown:
     name: str
     total: float
     contributions: list[Contribution]
-    status: str  # "measured here", "installed, not benchmarked", "not installed here", "not measured here"
+    status: str  # the status in words, rendered from `status_code`
     installed: bool | None
     notes: list[str] = field(default_factory=list)
+    status_code: Status = Status.NOT_PROBED
 
     def to_json(self) -> dict[str, Any]:
         """JSON form for the report."""
@@ -77,6 +114,7 @@ class Breakdown:
             "name": self.name,
             "total": self.total,
             "status": self.status,
+            "status_code": self.status_code.value,
             "installed": self.installed,
             "notes": list(self.notes),
             "contributions": [c.to_json() for c in self.contributions],

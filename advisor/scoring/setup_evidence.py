@@ -26,11 +26,12 @@ def migration_evidence(kb: KnowledgeBase, framework: str, profile: Profile) -> t
 
     current = list(profile.team.current)
     if current == [framework]:
-        return Measured(5.0, 1.0, "the team already uses it: no migration", [{"from": framework, "to": framework}]), []
+        figures = [{"from": framework, "to": framework}]
+        return Measured(5.0, 1.0, "the team already uses it: no migration", figures, "profile"), []
     if not current:
         # No code and no habits to move: every framework is at the scale's "no migration needed". The
         # framework's general ease of adoption is the learning-curve criterion's, not counted twice.
-        return Measured(5.0, 1.0, "greenfield: no code to move", []), []
+        return Measured(5.0, 1.0, "greenfield: no code to move", [], "profile"), []
     cost = move_cost(kb, framework, profile)
     assert cost is not None  # a current framework exists and the team has code outside `framework`
     notes = [f"no migration entry {src} -> {framework} in the knowledge base" for src in cost.missing]
@@ -46,7 +47,7 @@ def migration_evidence(kb: KnowledgeBase, framework: str, profile: Profile) -> t
         f"{who} over {cost.horizon_months:g} months"
     )
     figures = [p.to_json() for p in cost.pairs]
-    return Measured(cost.score, 1.0, summary, figures), notes
+    return Measured(cost.score, 1.0, summary, figures, "profile"), notes
 
 
 def serving_evidence(kb: KnowledgeBase, framework: str, profile: Profile) -> Measured:
@@ -60,7 +61,8 @@ def serving_evidence(kb: KnowledgeBase, framework: str, profile: Profile) -> Mea
     if not serving:
         names = ", ".join(st.name for st in stacks)
         return Measured(None, 0.0, f"the team's serving stack ({names}) does not take it natively: knowledge only")
-    return Measured(5.0, SERVING_WEIGHT, f"served in production today by the team's {', '.join(serving)}")
+    summary = f"served in production today by the team's {', '.join(serving)}"
+    return Measured(5.0, SERVING_WEIGHT, summary, [], "profile")
 
 
 def _kloc_text(kloc: tuple[float, float]) -> str:

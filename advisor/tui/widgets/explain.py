@@ -8,6 +8,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from advisor.scoring.explain import evidence_label
 from advisor.tui.widgets.ranking import entry_name, entry_score
 
 #: Decimals of the breakdown's contributions and total, the same for both so that they add up on screen.
@@ -62,9 +63,22 @@ def warning_text(warning: Any) -> str:
     return message
 
 
+#: The ranking's status column per status code.
+SHORT_STATUS = {
+    "measured": "measured here",
+    "discarded": "discarded: busy",
+    "installed": "installed, not benchmarked",
+    "not_installed": "knowledge only",
+    "not_probed": "knowledge only",
+}
+
+
 def short_status(entry: dict[str, Any]) -> str:
     """The ranking's status column, short enough for 80 columns (the Breakdown tab has the full text)."""
-    status = str(entry.get("status", ""))
+    code = entry.get("status_code")
+    if code in SHORT_STATUS:
+        return SHORT_STATUS[code]
+    status = str(entry.get("status", ""))  # a report written before status codes
     if status.startswith("measured here"):
         return "measured here"
     if status.startswith("not measured here"):
@@ -103,12 +117,13 @@ def breakdown(entry: dict[str, Any]) -> Group:
         details.append(f"\n{c.get('name') or c.get('criterion')}", style="bold")
         details.append(f" — knowledge {c.get('knowledge_score', '?')}")
         if c.get("measured_score") is not None:
-            details.append(f", measured {c['measured_score']:.2f} (share {c.get('evidence_weight', 0):.0%})")
+            label = evidence_label(c.get("evidence_source"))
+            details.append(f", {label} {c['measured_score']:.2f} (share {c.get('evidence_weight', 0):.0%})")
         details.append(f"\n  {c.get('rationale', '')}")
         if c.get("evidence"):
             details.append(f"\n  evidence: {c['evidence']}", style="italic")
         for fig in c.get("figures") or []:
-            details.append(f"\n  measured: {_figure(fig)}")
+            details.append(f"\n  {evidence_label(c.get('evidence_source'))}: {_figure(fig)}")
         if c.get("basis") == "judgement":
             details.append(
                 "\n  judgement: the knowledge base's own reasoning (above), not a quoted source", style="italic"
