@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.schema import Hardware, Support
@@ -14,6 +14,10 @@ from advisor.scoring.evidence import machine_busy
 from advisor.scoring.explain import Breakdown
 from advisor.scoring.migration import MoveCost
 from advisor.scoring.sensitivity import Sensitivity
+
+#: Whom the advice is for: one person's profile (`report`) or a team's aggregated one (`team decide`).
+Audience = Literal["profile", "team"]
+_FOR: dict[str, str] = {"profile": "for this profile", "team": "for this team"}
 
 
 @dataclass
@@ -28,6 +32,7 @@ class Recommendation:
     next_steps: list[str]
     decision: str = "choose"  # "stay" (keep the incumbent), "move" (to another framework) or "choose" (greenfield)
     break_even: BreakEven | None = None
+    audience: Audience = "profile"
 
     def to_json(self) -> dict[str, Any]:
         """JSON form for the report."""
@@ -69,10 +74,12 @@ def recommend(
     bench: dict[str, Any] | None,
     gap: BreakEven | None = None,
     costs: Mapping[str, MoveCost] | None = None,
+    audience: Audience = "profile",
 ) -> Recommendation:
     """The advice: the ranking's winner, or the incumbent where the winner's lead does not pay for the move.
 
     `costs` are the move costs per framework; where every incumbent is excluded, the forced move's cost is stated.
+    `audience` says whom the sentences address (a team's advice says "for this team").
     """
     if not ranking or sens is None:
         return Recommendation(
@@ -82,6 +89,7 @@ def recommend(
             [],
             "No framework meets every hard constraint; see the exclusions.",
             ["Relax a constraint (must_run_on, must_deploy_to, licenses) or add an overlay pack."],
+            audience=audience,
         )
     top = ranking[0]
     current = list(resolved.profile.team.current)
@@ -102,7 +110,7 @@ def recommend(
         )
     elif sens.verdict == "tie":
         others = ", ".join(kb.frameworks[f].name for f in sens.tied_with)
-        summary = f"{name} and {others} are a statistical tie for this profile (lead {sens.gap:.2f} of 5); " + (
+        summary = f"{name} and {others} are a statistical tie {_FOR[audience]} (lead {sens.gap:.2f} of 5); " + (
             f"staying with {name}, the team's framework, is the default."
             if top.framework in current
             else "either is a sound choice."
@@ -124,7 +132,7 @@ def recommend(
         steps.append(f"Prototype one representative model in both {name} and {rival.name} before committing.")
     else:
         how = "clearly" if sens.verdict == "clear" else "probably"
-        summary = f"{name} is {how} the best fit for this profile ({top.total:.2f} of 5"
+        summary = f"{name} is {how} the best fit {_FOR[audience]} ({top.total:.2f} of 5"
         summary += f", ahead of {kb.frameworks[sens.runner_up].name} by {sens.gap:.2f})." if sens.runner_up else ")."
     if kb.frameworks[top.framework].kind == "multi_backend":
         single = next((b for b in ranking if kb.frameworks[b.framework].kind != "multi_backend"), None)
@@ -175,4 +183,4 @@ def recommend(
         )
     steps.append(f"Run `fwadvisor checklist` for the onboarding checklist for {name}.")
     verdict = "tie" if decision == "stay" and top is not ranking[0] else sens.verdict
-    return Recommendation(top.framework, name, verdict, tied_with, summary, steps, decision, gap)
+    return Recommendation(top.framework, name, verdict, tied_with, summary, steps, decision, gap, audience)

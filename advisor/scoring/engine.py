@@ -14,7 +14,7 @@ from advisor.knowledge.schema import Hardware, Support
 from advisor.profile import ResolvedProfile
 from advisor.scoring import evidence as ev
 from advisor.scoring import setup_evidence as setup
-from advisor.scoring.advice import Recommendation, recommend
+from advisor.scoring.advice import Audience, Recommendation, recommend
 from advisor.scoring.constraints import Exclusion, apply_constraints
 from advisor.scoring.decision import BreakEven, break_even
 from advisor.scoring.domains import domain_ecosystem
@@ -113,8 +113,12 @@ def assess(
     today: dt.date | None = None,
     seed: int = 0,
     draws: int = DEFAULT_DRAWS,
+    audience: Audience = "profile",
 ) -> Assessment:
-    """Score every candidate framework for `resolved` with the evidence given (probe/bench JSON or None)."""
+    """Score every candidate framework for `resolved` with the evidence given (probe/bench JSON or None).
+
+    `audience` is whom the advice addresses: one person's profile, or a team's (`advisor.team.decide`).
+    """
     today = today or dt.date.today()
     warnings = [Warning_("profile", w) for w in resolved.warnings]
     fleet = team_fleet(resolved.profile, probe)
@@ -262,7 +266,7 @@ def assess(
     else:
         order = []
     verdict_gap = break_even(kb, ranking, list(resolved.profile.team.current), costs, sens)
-    rec = recommend(kb, resolved, ranking, sens, present, bench, verdict_gap, costs)
+    rec = recommend(kb, resolved, ranking, sens, present, bench, verdict_gap, costs, audience)
     return Assessment(
         resolved=resolved,
         ranking=ranking,
