@@ -12,6 +12,7 @@ from advisor.profile import ResolvedProfile
 from advisor.scoring.decision import BreakEven
 from advisor.scoring.evidence import machine_busy
 from advisor.scoring.explain import Breakdown
+from advisor.scoring.fleet import FloorFinding
 from advisor.scoring.migration import MoveCost
 from advisor.scoring.sensitivity import Sensitivity
 
@@ -39,6 +40,16 @@ class Recommendation:
         out = {k: v for k, v in self.__dict__.items() if k != "break_even"}
         out["break_even"] = self.break_even.to_json() if self.break_even else None
         return out
+
+
+def serving_gaps(kb: KnowledgeBase, fid: str, resolved: ResolvedProfile) -> list[str]:
+    """One note per serving stack of the team that does not take `fid`'s models natively."""
+    return [
+        f"the team's serving stack {kb.serving[sid].name} does not take {kb.frameworks[fid].name} models natively: "
+        "a move also means replacing or bridging it"
+        for sid in resolved.profile.serving
+        if fid not in kb.serving[sid].frameworks
+    ]
 
 
 def _install_hint(kb: KnowledgeBase, fid: str, present: dict[Hardware, str]) -> str | None:
@@ -75,11 +86,13 @@ def recommend(
     gap: BreakEven | None = None,
     costs: Mapping[str, MoveCost] | None = None,
     audience: Audience = "profile",
+    floors: Mapping[str, FloorFinding] | None = None,
 ) -> Recommendation:
     """The advice: the ranking's winner, or the incumbent where the winner's lead does not pay for the move.
 
     `costs` are the move costs per framework; where every incumbent is excluded, the forced move's cost is stated.
-    `audience` says whom the sentences address (a team's advice says "for this team").
+    `audience` says whom the sentences address (a team's advice says "for this team"); `floors` are the
+    frameworks' findings on the team's oldest NVIDIA GPU (`advisor.scoring.fleet.nvidia_finding`).
     """
     if not ranking or sens is None:
         return Recommendation(
@@ -172,9 +185,9 @@ def recommend(
     if machine_busy(bench):
         steps.append("The benchmarks ran on a busy machine and are not used: run `fwadvisor report` again when it is "
                      "quiet to blend measured performance in.")
-    for note in top.notes:
-        if note.startswith("the team's serving stack") or "compute capability" in note or "NVIDIA GPU support" in note:
-            steps.append(note[0].upper() + note[1:] + ".")
+    floor = (floors or {}).get(top.framework)
+    for note in ([floor.message] if floor else []) + serving_gaps(kb, top.framework, resolved):
+        steps.append(note[0].upper() + note[1:] + ".")
     if sens.smallest is not None and sens.verdict != "tie" and top is ranking[0]:
         t = sens.smallest
         steps.append(
