@@ -88,6 +88,13 @@ class ProbeShape(_Open):
     requirements: list[RequirementShape] | None = None
 
 
+class WarningCodeShape(_Open):
+    """The code of one benchmark warning (advisor.evidence.bench.BenchWarningCode) and its parameters."""
+
+    code: str
+    params: dict[str, Any] = Field(default_factory=dict)
+
+
 class ResultShape(_Open):
     """One entry of `benchmarks.results`: a measurement."""
 
@@ -102,6 +109,9 @@ class ResultShape(_Open):
     iqr_s: float | None = None
     pct_of_peak: float | None = None
     warnings: list[str] | None = None
+    warning_codes: list[WarningCodeShape] | None = Field(
+        default=None, description="per warning, in the same order: its code and parameters (what programs read)"
+    )
 
 
 class FailureShape(_Open):

@@ -40,10 +40,12 @@ from probes._timing import (  # noqa: F401 - re-exported: every bench script mea
     measure,
     measure_latencies,
     median_ci,
+    note,
     percentiles,
     spread_warnings,
     summarize,
     time_first_call,
+    timed_once,
 )
 
 # --------------------------------------------------------------------------------------------- results
@@ -60,7 +62,7 @@ def result(
     higher_is_better: bool = True,
     params: dict[str, Any] | None = None,
     compile_s: float | None = None,
-    warnings: Sequence[str] = (),
+    warnings: Sequence[dict[str, Any]] = (),
     flops: float | None = None,
 ) -> dict[str, Any]:
     """One `result` event's fields (the parent adds framework, device, environment and % of peak)."""
@@ -152,9 +154,10 @@ def latency_result(variant: str, times: Sequence[float], params: dict[str, Any],
     """Batch-1 inference latency: p50 as the value, p90/p99 in params (MLPerf-style)."""
     stats = summarize(times, number=1)
     pct = percentiles(times)
-    warnings = [w for w in stats.warnings if not w.startswith("blocks of")]  # single calls are the point here
+    warnings = [w for w in stats.warnings if w["code"] != "short_blocks"]  # single calls are the point here
     if len(times) < 100:
-        warnings.append(f"only {len(times)} calls: p99 is not meaningful below 100")
+        warnings.append(note("few_calls", f"only {len(times)} calls: p99 is not meaningful below 100",
+                             calls=len(times)))
     out = result("infer_latency", variant, stats, value=pct["p50"] * 1e3, unit="ms", metric="latency",
                  higher_is_better=False, params={**params, **{k: v * 1e3 for k, v in pct.items()}}, **kw)
     out["warnings"] = [*warnings, *kw.get("warnings", ())]
@@ -240,13 +243,13 @@ class Context:
         stats = measure(fn, budget_s=self.budget_s, **kw)
         if stats.median_s > self.budget_s:
             _SLOW_CASES.add(key)
-            note = (f"one call takes {stats.median_s:.2f} s, more than a round's budget ({self.budget_s:.2f} s): "
-                    "measured in one round only")
+            slow = note("one_round", f"one call takes {stats.median_s:.2f} s, more than a round's budget "
+                        f"({self.budget_s:.2f} s): measured in one round only", seconds=stats.median_s)
             if stats.samples == 1:  # timed once: one note says both
-                note = TIMED_ONCE.format(stats.median_s) + ", in one round only"
+                slow = timed_once(stats.median_s, ", in one round only")
                 stats = Stats(**{**stats.__dict__, "warnings": tuple(w for w in stats.warnings
-                                                                     if not w.startswith(TIMED_ONCE[:14]))})
-            stats = Stats(**{**stats.__dict__, "warnings": (*stats.warnings, note)})
+                                                                     if w["code"] != "timed_once")})
+            stats = Stats(**{**stats.__dict__, "warnings": (*stats.warnings, slow)})
         return stats
 
     def emit_result(self, fields: dict[str, Any]) -> None:

@@ -30,6 +30,16 @@ MIN_SAMPLES = 5
 WARMUP_S = 0.15
 #: The note of a figure from one call (`measure`'s `once_over_s`); the parent keys on its start.
 TIMED_ONCE = "one call takes {:.1f} s: timed once, its warm-up included"
+
+
+def note(code: str, message: str, **params: Any) -> dict[str, Any]:
+    """A warning on a figure: a code the parent decides on (advisor.evidence.bench.results), the sentence, params."""
+    return {"code": code, "message": message, "params": params}
+
+
+def timed_once(seconds: float, tail: str = "") -> dict[str, Any]:
+    """The note on a figure timed by one call."""
+    return note("timed_once", TIMED_ONCE.format(seconds) + tail, seconds=seconds)
 #: Threads the suite runs with (set by `run_suite`): the CPU share in each figure's machine state is out of these.
 THREADS = [1]
 #: The machine state of the last timed run, for results built from `measure_latencies` (which returns times only).
@@ -51,7 +61,7 @@ class Stats:
     number: int  # calls per sample (block size)
     total_s: float  # wall time spent sampling
     times_s: tuple[float, ...]
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[dict[str, Any], ...] = ()  # `note`s: code, message, params
     ci_low_s: float = 0.0  # distribution-free 95% confidence interval of the median (order statistics)
     ci_high_s: float = 0.0
     machine: dict[str, Any] = field(default_factory=dict)  # the machine's state while this was measured
@@ -117,17 +127,22 @@ def summarize(times: Sequence[float], *, number: int = 1, total_s: float | None 
     return Stats(**{**stats.__dict__, "warnings": tuple(spread_warnings(stats))})
 
 
-def spread_warnings(stats: Stats) -> list[str]:
+def spread_warnings(stats: Stats) -> list[dict[str, Any]]:
     """Say when a figure cannot be trusted: wide spread, too few samples, blocks too short."""
-    out: list[str] = []
+    out: list[dict[str, Any]] = []
     if stats.rel_iqr > UNSTABLE_REL_IQR:
-        out.append(f"unstable: IQR is {stats.rel_iqr:.0%} of the median (another process may be using the CPU)")
+        out.append(note("unstable", f"unstable: IQR is {stats.rel_iqr:.0%} of the median (another process may be "
+                        "using the CPU)", rel_iqr=stats.rel_iqr))
     if stats.samples < MIN_SAMPLES:
-        out.append(f"only {stats.samples} sample(s): the budget was too small for a stable figure")
-    if stats.median_s * stats.number < MIN_BLOCK_S / 2:
-        out.append(f"blocks of {stats.median_s * stats.number * 1e3:.2f} ms are short: timer overhead may matter")
+        out.append(note("few_samples", f"only {stats.samples} sample(s): the budget was too small for a stable "
+                        "figure", samples=stats.samples))
+    block_ms = stats.median_s * stats.number * 1e3
+    if block_ms < MIN_BLOCK_S * 1e3 / 2:
+        out.append(note("short_blocks", f"blocks of {block_ms:.2f} ms are short: timer overhead may matter",
+                        block_ms=block_ms))
     if stats.samples >= MIN_SAMPLES and stats.min_s > 0 and stats.median_s / stats.min_s > 1.25:
-        out.append(f"median is {stats.median_s / stats.min_s:.2f}x the minimum: a wide spread")
+        ratio = stats.median_s / stats.min_s
+        out.append(note("wide_spread", f"median is {ratio:.2f}x the minimum: a wide spread", ratio=ratio))
     return out
 
 
@@ -179,10 +194,10 @@ def measure(
     first = clock() - warm_start
     if once_over_s is not None and first > once_over_s:
         stats = summarize([first], number=1, total_s=first)
-        kept = tuple(w for w in stats.warnings if not w.startswith("only "))  # the note says why there is one
+        kept = tuple(w for w in stats.warnings if w["code"] != "few_samples")  # the note says why there is one
         state = _machine.between(before, _machine.snapshot(), THREADS[0])
         _LAST_MACHINE[0] = state
-        return Stats(**{**stats.__dict__, "warnings": (*kept, TIMED_ONCE.format(first)), "machine": state})
+        return Stats(**{**stats.__dict__, "warnings": (*kept, timed_once(first)), "machine": state})
     done = 1
     while done < max(warmup, 0) or clock() - warm_start < warmup_s:
         do_sync(fn())

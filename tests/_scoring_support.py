@@ -12,6 +12,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 KB_SMALL = FIXTURES / "kb_small"
+SCENARIOS = sorted((Path(__file__).resolve().parent / "scenarios").glob("*.yaml"))
 
 # Runs the real `fwadvisor` entry point in a child process; with a base folder, the loader's
 # shipped-base lookup is pointed at it first (the only difference from `python -m advisor`).
@@ -59,3 +60,19 @@ def probe_fixture(name: str = "probe_cpu_only.json") -> dict[str, Any]:
 def bench_fixture(name: str = "bench_quick_cpu.json") -> dict[str, Any]:
     """A recorded bench JSON (hand-written to the contract in notes/contracts.md)."""
     return json.loads((FIXTURES / "evidence" / name).read_text())
+
+
+def load_scenario(path: Path) -> tuple[dict[str, Any], Any, dict[str, Any] | None, dict[str, Any] | None]:
+    """A `tests/scenarios/*.yaml` file: its expectation, its profile (validated as any user's), probe and bench."""
+    from advisor.profile import parse_profile
+    from advisor.yamlio import load_yaml_file, to_plain
+
+    raw = load_yaml_file(path)
+    assert set(raw) <= {"expect", "known_gap", "evidence", "profile"}, f"{path.name}: unexpected top-level keys"
+    expect = to_plain(raw["expect"])
+    expect["known_gap"] = to_plain(raw.get("known_gap") or {})
+    assert expect.get("why") and expect.get("sources"), f"{path.name}: every expectation needs why and sources"
+    evidence = to_plain(raw.get("evidence") or {})
+    probe = json.loads((FIXTURES / "evidence" / evidence["probe"]).read_text()) if "probe" in evidence else None
+    bench = json.loads((FIXTURES / "evidence" / evidence["bench"]).read_text()) if "bench" in evidence else None
+    return expect, parse_profile(raw["profile"], path), probe, bench

@@ -162,7 +162,7 @@ def test_report_json_round_trip(numpy_report: BenchReport) -> None:
     assert again.to_json() == data
     for key in ("framework", "device", "benchmark", "variant", "params", "metric", "value", "unit",
                 "higher_is_better", "median_s", "iqr_s", "min_s", "samples", "compile_s", "pct_of_peak",
-                "warnings", "environment"):
+                "warnings", "warning_codes", "environment"):
         assert key in data["results"][0]
 
 
@@ -272,7 +272,10 @@ def test_figures_above_an_underestimated_peak_are_flagged_once_under_the_table()
     report = run_bench(preset="test", adapters={}, only=["gemm"], peak=low)  # type: ignore[arg-type]
     rows = report.select("gemm")
     assert rows and all(m.pct_of_peak and m.pct_of_peak > 100 for m in rows)
-    assert all(any("the estimate is too low" in w and "0.5 GHz" in w for w in m.warnings) for m in rows)
+    for m in rows:
+        above = [w for w in m.warnings if w.code == "above_peak"]
+        assert len(above) == 1 and above[0].params["assumes"] == "1 core x 0.5 GHz x 2 FLOP/cycle"
+        assert "the estimate is too low" in above[0].message and above[0].params["pct"] == m.pct_of_peak
     # Wide enough that no cell wraps whatever the figures are: a wrapped mark would split the counted text.
     console = Console(width=200, record=True, file=io.StringIO())
     console.print(render_measurements(rows, "GEMM", peak=True))

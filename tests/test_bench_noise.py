@@ -24,7 +24,8 @@ def test_median_ci_brackets_the_median_and_narrows_with_more_samples() -> None:
 def _round(median: float, times: list[float], value_k: float = 1.0) -> dict[str, Any]:
     return {"benchmark": "gemm", "variant": "fp32-64", "device": "cpu", "value": value_k / median, "unit": "GFLOP/s",
             "higher_is_better": True, "median_s": median, "iqr_s": 0.0, "times_s": times, "params": {},
-            "warnings": ["only 3 sample(s): the budget was too small for a stable figure"],
+            "warnings": [{"code": "few_samples", "message": "only 3 sample(s): the budget was too small for a stable "
+                          "figure", "params": {"samples": 3}}],
             "machine": {"others_cores": 0.1, "steal_pct": 0.0, "own_share": 0.9, "load1": 1.0}}
 
 
@@ -38,8 +39,8 @@ def test_rounds_are_pooled_and_the_interval_covers_every_rounds_median() -> None
     assert lo <= merged["value"] <= hi
     assert merged["params"]["round_values"] == [1.0, 1 / 1.2]
     # The rounds' own "only 3 samples" is replaced by the pooled figure's checks.
-    assert not any(w.startswith("only") for w in merged["warnings"])
-    assert any(w.startswith("rounds disagree") for w in merged["warnings"])
+    codes = [w["code"] for w in merged["warnings"]]
+    assert "few_samples" not in codes and "rounds_disagree" in codes
     assert is_outlier(merged, None)  # wide pooled spread, and rounds 20% apart
     assert is_outlier(merge_rounds([r1]), 120.0) == "120% of the estimated peak"
 
@@ -111,13 +112,16 @@ def test_tables_read_well_at_80_columns(numpy_report: BenchReport) -> None:  # n
     from rich.console import Console
 
     from advisor.cli.commands.bench import render_report
+    from advisor.evidence.bench import BenchWarning, BenchWarningCode
 
     extra = []
     for fw in ("tensorflow", "pytorch"):
         for variant, value, compile_s in (("eager", 3.5, None), ("compiled", 1.25, 12.5)):
             extra.append(replace(numpy_report.results[0], framework=fw, benchmark="train_transformer",
                                  variant=variant, unit="ms/step", value=value, compile_s=compile_s,
-                                 higher_is_better=False, warnings=("unstable: IQR is 31% of the median",)))
+                                 higher_is_better=False, warnings=(BenchWarning(
+                                     BenchWarningCode.UNSTABLE, "unstable: IQR is 31% of the median",
+                                     {"rel_iqr": 0.31}),)))
     report = replace(numpy_report, results=(*numpy_report.results, *extra))
     console = Console(width=80, record=True, file=io.StringIO())
     console.print(render_report(report))
@@ -153,12 +157,13 @@ def test_a_case_slower_than_a_round_is_measured_in_its_first_round_only() -> Non
 
     first = ctx(0).measure_case("gemm:slow-1", lambda: time.sleep(0.05))  # one call: 2.5x the round's budget
     assert first is not None and first.samples >= 2
-    assert any("measured in one round only" in w for w in first.warnings)
+    slow = [w for w in first.warnings if w["code"] == "one_round"]
+    assert len(slow) == 1 and "measured in one round only" in slow[0]["message"]
     assert ctx(1).measure_case("gemm:slow-1", lambda: time.sleep(0.05)) is None  # later rounds leave it out
     assert ctx(1).done_with("gemm:slow-1") and not ctx(0).done_with("gemm:slow-1")  # and its set-up (arrays, compile)
     assert not ctx(1).done_with("gemm:fast-1")
     fast = ctx(1).measure_case("gemm:fast-1", lambda: None)  # a case that fits keeps its every round
-    assert fast is not None and not any("one round only" in w for w in fast.warnings)
+    assert fast is not None and "one_round" not in [w["code"] for w in fast.warnings]
 
 
 def test_a_call_over_ten_rounds_budget_is_timed_once_with_its_warm_up() -> None:
@@ -178,18 +183,19 @@ def test_a_call_over_ten_rounds_budget_is_timed_once_with_its_warm_up() -> None:
 
     stats = measure(slow, budget_s=0.01, once_over_s=0.1)
     assert len(calls) == 1 and stats.samples == 1 and stats.median_s >= 0.12
-    assert stats.warnings == ("one call takes 0.1 s: timed once, its warm-up included",)
+    assert [(w["code"], w["message"]) for w in stats.warnings] == [
+        ("timed_once", "one call takes 0.1 s: timed once, its warm-up included")]
     fast = measure(lambda: None, budget_s=0.01, once_over_s=0.1)  # under the limit: sampled as before
-    assert fast.samples >= 2 and not any("timed once" in w for w in fast.warnings)
+    assert fast.samples >= 2 and "timed_once" not in [w["code"] for w in fast.warnings]
 
     ctx = B.Context(preset=B.PRESETS["test"], device="cpu", device_name="cpu", budget_s=0.005, threads=1, round=0)
     got = ctx.measure_case("gemm:once-1", slow, once_over_s=0.1)
     assert got is not None and got.samples == 1
-    assert [w for w in got.warnings if "one call" in w] == [
+    assert [w["message"] for w in got.warnings if w["code"] in ("timed_once", "one_round")] == [
         "one call takes 0.1 s: timed once, its warm-up included, in one round only"]
     pooled = merge_rounds([{"median_s": got.median_s, "value": 1.0, "times_s": list(got.times_s), "samples": 1,
                             "warnings": list(got.warnings)}])
-    assert not any(w.startswith("only ") for w in pooled["warnings"])
+    assert "few_samples" not in [w["code"] for w in pooled["warnings"]]
 
 
 def test_a_real_gpu_only_run_reads_whole_at_80_columns_with_its_gpu_peak() -> None:
@@ -225,7 +231,7 @@ def test_a_real_gpu_only_run_reads_whole_at_80_columns_with_its_gpu_peak() -> No
 def test_a_gemm_far_below_its_reference_says_whose_part_it_is() -> None:
     """NumPy's figure is the reference on the CPU; without one (bf16, a GPU) the best other framework's is."""
     from advisor.cli.bench_tables import short
-    from advisor.evidence.bench.diagnose import below_reference, explain_gemm
+    from advisor.evidence.bench.diagnose import explain_gemm
     from advisor.evidence.bench.results import Measurement
 
     def gemm(fw: str, device: str, variant: str, value: float, threads: int = 2) -> Measurement:
@@ -233,13 +239,14 @@ def test_a_gemm_far_below_its_reference_says_whose_part_it_is() -> None:
                            ci=(value * 0.98, value * 1.02), environment={"threads": threads})
 
     # Figures of the 2-core Xeon with AMX this was built on (quick preset); the H200's are from its recorded run.
-    got = {(m.framework, m.device, m.variant): m.warnings for m in explain_gemm([
+    notes = {(m.framework, m.device, m.variant): m.warnings for m in explain_gemm([
         gemm("numpy", "cpu", "fp32-256", 253.6), gemm("jax", "cpu", "fp32-256", 157.2),
         gemm("pytorch", "cpu", "fp32-256", 389.3, threads=1),
         gemm("pytorch", "cpu", "bf16-1024", 1544.9), gemm("jax", "cpu", "bf16-1024", 322.3),
         gemm("pytorch", "gpu", "bf16-1024", 125516.3), gemm("jax", "gpu", "bf16-1024", 46851.3),
         gemm("pytorch", "gpu", "bf16-8192", 670826.6), gemm("jax", "gpu", "bf16-8192", 697055.9),
     ], threads=2, cores=2)}
+    got = {k: tuple(w.message for w in v) for k, v in notes.items()}
     assert got[("jax", "cpu", "fp32-256")] == (
         "62% of NumPy's: framework: same sizes, threads, warm-up and rounds as NumPy",)
     assert got[("pytorch", "cpu", "fp32-256")] == ()  # above NumPy: nothing to explain, one thread or not
@@ -248,9 +255,10 @@ def test_a_gemm_far_below_its_reference_says_whose_part_it_is() -> None:
     assert got[("jax", "gpu", "bf16-1024")][0].startswith("37% of pytorch's: ")
     assert got[("pytorch", "gpu", "bf16-8192")] == got[("jax", "gpu", "bf16-8192")] == ()  # 4% apart
     assert got[("pytorch", "cpu", "bf16-1024")] == got[("numpy", "cpu", "fp32-256")] == ()
-    assert below_reference(got[("jax", "cpu", "bf16-1024")][0]) == ("21%", "pytorch")
-    assert short(got[("jax", "cpu", "bf16-1024")][0]) == "21% pytorch †"
-    assert below_reference("unstable: IQR is 31% of the median") is None
+    below = notes[("jax", "cpu", "bf16-1024")][0]
+    assert below.code == "below_reference" and below.params["reference"] == "pytorch"
+    assert abs(below.params["share"] - 322.3 / 1544.9) < 1e-12
+    assert short(below) == "21% pytorch †"
 
 
 def test_figures_above_the_peak_together_blame_the_estimate_not_the_figures() -> None:

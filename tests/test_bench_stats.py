@@ -45,10 +45,8 @@ def test_summarize_rejects_empty() -> None:
 
 def test_warnings_for_unstable_few_and_short() -> None:
     s = B.summarize([1e-5, 2e-5, 3e-5], number=1)
-    text = " ".join(s.warnings)
-    assert "unstable" in text
-    assert "only 3 sample" in text
-    assert "short" in text
+    assert [w["code"] for w in s.warnings] == ["unstable", "few_samples", "short_blocks"]
+    assert s.warnings[1]["params"] == {"samples": 3} and "only 3 sample" in s.warnings[1]["message"]
 
 
 def test_no_warnings_for_a_tight_long_run() -> None:
@@ -58,7 +56,8 @@ def test_no_warnings_for_a_tight_long_run() -> None:
 
 def test_wide_spread_warning_when_median_far_above_min() -> None:
     s = B.summarize([0.010, 0.020, 0.020, 0.020, 0.021, 0.020], number=1)
-    assert any("minimum" in w for w in s.warnings)
+    assert [w["code"] for w in s.warnings] == ["wide_spread"]
+    assert s.warnings[0]["params"]["ratio"] == pytest.approx(2.0) and "minimum" in s.warnings[0]["message"]
 
 
 def test_measure_batches_calls_until_blocks_are_long_enough() -> None:
@@ -77,7 +76,7 @@ def test_measure_stops_early_when_stable_and_respects_budget() -> None:
     noisy = FakeClock(per_call=0.02, jitter=[0.0, 0.5, -0.3, 0.9, 0.1])
     s2 = B.measure(noisy.fn, budget_s=0.5, clock=noisy, max_samples=1000)
     assert s2.total_s <= 0.5 + 0.1  # the budget bounds a noisy run (one block of overshoot)
-    assert any("unstable" in w for w in s2.warnings)
+    assert "unstable" in [w["code"] for w in s2.warnings]
 
 
 def test_measure_calls_sync_once_per_block() -> None:

@@ -199,7 +199,9 @@ def test_real_h200_gemm_as_a_share_of_the_gpu_peak() -> None:
     assert all(p is not None and 60 < p < 100 for p in fp32.values()), fp32  # 75% and 73% there
     assert all(m.pct_of_peak is None for k, m in got.items() if not k[1].startswith("fp32"))  # no tensor-core peak
     above = _measurement("x", {**bench["results"][0], "value": 70000.0}, {}, None, peak)
-    assert any("too low for this GPU" in w for w in above.warnings)
+    said = [w for w in above.warnings if w.code == "above_peak"]
+    assert len(said) == 1 and "too low for this GPU" in said[0].message
+    assert said[0].params["assumes"] == "16896 CUDA cores x 2 FLOP (FMA) x 1980 MHz (highest SM clock)"
 
 
 def test_real_h200_gemms_do_not_rank_pytorch_and_jax_apart() -> None:

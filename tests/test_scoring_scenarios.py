@@ -9,30 +9,14 @@ knowledge base (what users get) and the small test pack (the method on its own).
 from __future__ import annotations
 
 import datetime as dt
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from _scoring_support import FIXTURES, load_small_kb
+from _scoring_support import SCENARIOS, load_scenario, load_small_kb
 
-from advisor.profile import parse_profile, resolve_profile
+from advisor.profile import resolve_profile
 from advisor.scoring import assess
-from advisor.yamlio import load_yaml_file, to_plain
-
-SCENARIOS = sorted((Path(__file__).resolve().parent / "scenarios").glob("*.yaml"))
-
-
-def _load(path: Path) -> tuple[dict[str, Any], Any, dict[str, Any] | None, dict[str, Any] | None]:
-    raw = load_yaml_file(path)
-    assert set(raw) <= {"expect", "known_gap", "evidence", "profile"}, f"{path.name}: unexpected top-level keys"
-    expect = to_plain(raw["expect"])
-    expect["known_gap"] = to_plain(raw.get("known_gap") or {})
-    assert expect.get("why") and expect.get("sources"), f"{path.name}: every expectation needs why and sources"
-    evidence = to_plain(raw.get("evidence") or {})
-    probe = json.loads((FIXTURES / "evidence" / evidence["probe"]).read_text()) if "probe" in evidence else None
-    bench = json.loads((FIXTURES / "evidence" / evidence["bench"]).read_text()) if "bench" in evidence else None
-    return expect, parse_profile(raw["profile"], path), probe, bench
 
 
 def test_there_are_at_least_twenty_scenarios() -> None:
@@ -50,7 +34,7 @@ def any_kb(request: pytest.FixtureRequest) -> tuple[str, Any]:
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
 def test_scenario_top_choice(path: Path, any_kb: tuple[str, Any], request: pytest.FixtureRequest) -> None:
     kb_name, kb = any_kb
-    expect, profile, probe, bench = _load(path)
+    expect, profile, probe, bench = load_scenario(path)
     gap = expect["known_gap"].get(kb_name)
     if gap:
         # A documented disagreement (knowledge or criteria gap, reported to the lead): strict, so that the

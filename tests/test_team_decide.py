@@ -16,6 +16,7 @@ from advisor.team.aggregate import aij, kendall_w
 from advisor.team.decide import TeamDecision, decide
 from advisor.team.fragility import FRAGILE_CHANGE
 from advisor.team.members import Member, clean_label, load_members
+from advisor.team.warnings import TeamWarningCode
 
 KB = load_small_kb()
 DRAWS = 200
@@ -145,7 +146,7 @@ def test_one_member_team_is_that_members_answer() -> None:
     d = team_of(a)
     assert d.winner == d.members[0].winner == "tensorflow"
     assert d.kendall_w is None and d.winner_share == 1.0
-    assert any("a team of one" in w for w in d.warnings)
+    assert [w.code for w in d.warnings] == [TeamWarningCode.TEAM_OF_ONE]
 
 
 def test_bad_member_files_are_left_out_with_one_line_each(tmp_path: Path) -> None:
@@ -161,7 +162,7 @@ def test_bad_member_files_are_left_out_with_one_line_each(tmp_path: Path) -> Non
     assert all("\n" not in x.reason and x.reason for x in left)
     assert "line 1: weights.speed: unknown criterion 'speed'" in left[1].reason
     d = decide(KB, members, left_out=left, draws=DRAWS)
-    assert sum("left out" in w for w in d.warnings) == 3
+    assert [w.member for w in d.warnings if w.code is TeamWarningCode.MEMBER_LEFT_OUT] == [x.path for x in left]
 
 
 def test_labels_drop_control_characters() -> None:
@@ -205,7 +206,7 @@ def test_pairwise_members_who_judged_different_criteria_are_averaged_as_prioriti
     two = member("vic", "pairwise:\n  - [ecosystem, community, 2]\n")
     d = team_of(one, two)
     assert d.aij is None
-    assert any("do not link every criterion" in w for w in d.warnings)
+    assert TeamWarningCode.NO_GROUP_MATRIX in {w.code for w in d.warnings}
     # Each member's own eigenvector weights, averaged: performance 3/4 of uma's, ecosystem 2/3 of vic's.
     assert d.weights["performance"] == pytest.approx(0.75 / 2)
     assert d.weights["ecosystem"] == pytest.approx((2 / 3) / 2)

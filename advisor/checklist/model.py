@@ -164,10 +164,11 @@ class Checklist:
             parts += ["--target", target]
         return " ".join(parts)
 
-    def to_markdown(self, level: int = 1) -> str:
-        """Markdown with GitHub task lists; `level` is the heading level of the title (team mode nests it)."""
+    def to_markdown(self, level: int = 1, subject: str | None = None) -> str:
+        """Markdown with GitHub task lists; `level` is the heading level of the title, `subject` (team mode: the
+        machine) leads it."""
         h = "#" * level
-        title = f"{self.framework_name} onboarding checklist"
+        title = f"{subject + ': ' if subject else ''}{self.framework_name} onboarding checklist"
         if self.from_name:
             title += f" (coming from {self.from_name})"
         lines = [f"{h} {title}", ""]

@@ -9,7 +9,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from advisor.evidence.bench import ABOVE_PEAK, below_reference
+from advisor.evidence.bench import BenchWarning, BenchWarningCode
 
 TITLES = {
     "gemm": "GEMM (square matmul)", "elementwise": "Memory-bound a*x + y", "dispatch": "Dispatch overhead",
@@ -32,26 +32,33 @@ def fmt(v: float | None, digits: int = 3) -> str:
     return f"{v:.{digits}g}"
 
 
-def short(warning: str) -> str:
-    """A few words of a warning for a table cell (the JSON keeps the whole sentence)."""
-    words = warning.replace(":", "").split()
-    if warning.startswith("unstable"):
-        return "unstable " + next((w for w in words if w.endswith("%")), "")
-    if warning.startswith("only") and "sample" in warning:
-        return f"{words[1]} samples"
-    if warning.startswith("only") and "calls" in warning:
-        return f"{words[1]} calls"
-    if warning.startswith("median is"):
-        return f"median {words[2]} min"
-    if warning.startswith("blocks of"):
+def _pct(x: object) -> str:
+    return f"{100 * x:.0f}%" if isinstance(x, int | float) else ""
+
+
+def short(warning: BenchWarning) -> str:
+    """A few words of a warning for a table cell, from its code and parameters (the JSON keeps the sentence)."""
+    p, code = warning.params, warning.code
+    if code is BenchWarningCode.UNSTABLE:
+        return f"unstable {_pct(p.get('rel_iqr'))}".strip()
+    if code is BenchWarningCode.FEW_SAMPLES:
+        return f"{p.get('samples')} samples"
+    if code is BenchWarningCode.FEW_CALLS:
+        return f"{p.get('calls')} calls"
+    if code is BenchWarningCode.WIDE_SPREAD:
+        ratio = p.get("ratio")
+        return f"median {ratio:.2f}x min" if isinstance(ratio, int | float) else "wide spread"
+    if code is BenchWarningCode.SHORT_BLOCKS:
         return "short blocks"
-    if warning.startswith("rounds disagree"):
-        return "rounds " + next((w for w in words if w.endswith("%")), "differ")
-    if ABOVE_PEAK in warning:
+    if code is BenchWarningCode.ROUNDS_DISAGREE:
+        return f"rounds {_pct(p.get('spread')) or 'differ'}"
+    if code is BenchWarningCode.ABOVE_PEAK:
         return "above est. peak *"
-    if below := below_reference(warning):
-        return f"{below[0]} {below[1]} †"
-    return warning[:24]
+    if code is BenchWarningCode.BELOW_REFERENCE:
+        return f"{_pct(p.get('share'))} {p.get('reference')} †"
+    if code in (BenchWarningCode.TIMED_ONCE, BenchWarningCode.ONE_ROUND):
+        return "timed once" if code is BenchWarningCode.TIMED_ONCE else "one round"
+    return warning.message[:24]
 
 
 def _ci_pct(m: Any) -> str:
@@ -89,13 +96,13 @@ def render_measurements(rows: list[Any], title: str, peak: bool = False) -> Any:
         cells.append("[yellow]" + "; ".join(short(w) for w in m.warnings) + "[/]" if m.warnings else "")
         table.add_row(*cells)
     captions = []
-    above = next((w for m in rows for w in m.warnings if ABOVE_PEAK in w), None)
+    above = next((w for m in rows for w in m.warnings if w.code is BenchWarningCode.ABOVE_PEAK), None)
     if above:
         # The whole reason once under the table rather than cut off in every row (the JSON keeps each sentence).
-        reason = above.split(": ", 1)[-1]
-        captions.append(f"* above 100% of the estimated peak: {reason}; the real clock (a boost clock, or one a "
-                        "VM hides) can be higher")
-    if any(below_reference(w) for m in rows for w in m.warnings):
+        captions.append(f"* above 100% of the estimated peak: the estimate is too low for this device (it assumes "
+                        f"{above.params.get('assumes')}); the real clock (a boost clock, or one a VM hides) can be "
+                        "higher")
+    if any(w.code is BenchWarningCode.BELOW_REFERENCE for m in rows for w in m.warnings):
         captions.append("† below the named reference's figure on the same device (NumPy's, else the best "
                         "framework's); the JSON's warning says whose part the gap is")
     if captions:

@@ -228,6 +228,9 @@ class RecommendationSection(_M):
         default="choose", description="stay with the incumbent, move to another framework, or choose (greenfield)"
     )
     break_even: BreakEvenModel | None = None
+    audience: Literal["profile", "team"] = Field(
+        default="profile", description="whom the advice addresses: one profile (report) or a team (team decide)"
+    )
 
 
 class Method(_M):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.schema import Hardware, Support
@@ -12,8 +12,13 @@ from advisor.profile import ResolvedProfile
 from advisor.scoring.decision import BreakEven
 from advisor.scoring.evidence import machine_busy
 from advisor.scoring.explain import Breakdown
+from advisor.scoring.fleet import FloorFinding
 from advisor.scoring.migration import MoveCost
 from advisor.scoring.sensitivity import Sensitivity
+
+#: Whom the advice is for: one person's profile (`report`) or a team's aggregated one (`team decide`).
+Audience = Literal["profile", "team"]
+_FOR: dict[str, str] = {"profile": "for this profile", "team": "for this team"}
 
 
 @dataclass
@@ -28,12 +33,23 @@ class Recommendation:
     next_steps: list[str]
     decision: str = "choose"  # "stay" (keep the incumbent), "move" (to another framework) or "choose" (greenfield)
     break_even: BreakEven | None = None
+    audience: Audience = "profile"
 
     def to_json(self) -> dict[str, Any]:
         """JSON form for the report."""
         out = {k: v for k, v in self.__dict__.items() if k != "break_even"}
         out["break_even"] = self.break_even.to_json() if self.break_even else None
         return out
+
+
+def serving_gaps(kb: KnowledgeBase, fid: str, resolved: ResolvedProfile) -> list[str]:
+    """One note per serving stack of the team that does not take `fid`'s models natively."""
+    return [
+        f"the team's serving stack {kb.serving[sid].name} does not take {kb.frameworks[fid].name} models natively: "
+        "a move also means replacing or bridging it"
+        for sid in resolved.profile.serving
+        if fid not in kb.serving[sid].frameworks
+    ]
 
 
 def _install_hint(kb: KnowledgeBase, fid: str, present: dict[Hardware, str]) -> str | None:
@@ -69,10 +85,14 @@ def recommend(
     bench: dict[str, Any] | None,
     gap: BreakEven | None = None,
     costs: Mapping[str, MoveCost] | None = None,
+    audience: Audience = "profile",
+    floors: Mapping[str, FloorFinding] | None = None,
 ) -> Recommendation:
     """The advice: the ranking's winner, or the incumbent where the winner's lead does not pay for the move.
 
     `costs` are the move costs per framework; where every incumbent is excluded, the forced move's cost is stated.
+    `audience` says whom the sentences address (a team's advice says "for this team"); `floors` are the
+    frameworks' findings on the team's oldest NVIDIA GPU (`advisor.scoring.fleet.nvidia_finding`).
     """
     if not ranking or sens is None:
         return Recommendation(
@@ -82,6 +102,7 @@ def recommend(
             [],
             "No framework meets every hard constraint; see the exclusions.",
             ["Relax a constraint (must_run_on, must_deploy_to, licenses) or add an overlay pack."],
+            audience=audience,
         )
     top = ranking[0]
     current = list(resolved.profile.team.current)
@@ -102,7 +123,7 @@ def recommend(
         )
     elif sens.verdict == "tie":
         others = ", ".join(kb.frameworks[f].name for f in sens.tied_with)
-        summary = f"{name} and {others} are a statistical tie for this profile (lead {sens.gap:.2f} of 5); " + (
+        summary = f"{name} and {others} are a statistical tie {_FOR[audience]} (lead {sens.gap:.2f} of 5); " + (
             f"staying with {name}, the team's framework, is the default."
             if top.framework in current
             else "either is a sound choice."
@@ -124,7 +145,7 @@ def recommend(
         steps.append(f"Prototype one representative model in both {name} and {rival.name} before committing.")
     else:
         how = "clearly" if sens.verdict == "clear" else "probably"
-        summary = f"{name} is {how} the best fit for this profile ({top.total:.2f} of 5"
+        summary = f"{name} is {how} the best fit {_FOR[audience]} ({top.total:.2f} of 5"
         summary += f", ahead of {kb.frameworks[sens.runner_up].name} by {sens.gap:.2f})." if sens.runner_up else ")."
     if kb.frameworks[top.framework].kind == "multi_backend":
         single = next((b for b in ranking if kb.frameworks[b.framework].kind != "multi_backend"), None)
@@ -164,9 +185,9 @@ def recommend(
     if machine_busy(bench):
         steps.append("The benchmarks ran on a busy machine and are not used: run `fwadvisor report` again when it is "
                      "quiet to blend measured performance in.")
-    for note in top.notes:
-        if note.startswith("the team's serving stack") or "compute capability" in note or "NVIDIA GPU support" in note:
-            steps.append(note[0].upper() + note[1:] + ".")
+    floor = (floors or {}).get(top.framework)
+    for note in ([floor.message] if floor else []) + serving_gaps(kb, top.framework, resolved):
+        steps.append(note[0].upper() + note[1:] + ".")
     if sens.smallest is not None and sens.verdict != "tie" and top is ranking[0]:
         t = sens.smallest
         steps.append(
@@ -175,4 +196,4 @@ def recommend(
         )
     steps.append(f"Run `fwadvisor checklist` for the onboarding checklist for {name}.")
     verdict = "tie" if decision == "stay" and top is not ranking[0] else sens.verdict
-    return Recommendation(top.framework, name, verdict, tied_with, summary, steps, decision, gap)
+    return Recommendation(top.framework, name, verdict, tied_with, summary, steps, decision, gap, audience)

@@ -86,10 +86,12 @@ def apply_constraints(
     resolved: ResolvedProfile,
     frameworks: Iterable[str] | None = None,
     fleet: list[FleetEntry] | None = None,
+    who: str = "profile",
 ) -> ConstraintResult:
     """Split the knowledge base's frameworks into candidates and exclusions (profile + overlay policies).
 
-    `fleet` is the team's hardware (profile plus probe, see `advisor.scoring.fleet.team_fleet`).
+    `fleet` is the team's hardware (profile plus probe, see `advisor.scoring.fleet.team_fleet`); `who` names
+    the profile in the reasons (a team decision names the member).
     """
     fleet = list(resolved.profile.fleet) if fleet is None else fleet
     considered = set(resolved.frameworks)
@@ -100,12 +102,12 @@ def apply_constraints(
                 Exclusion(fid, ["not in the profile's list of frameworks to consider"], "not_considered")
             )
             continue
-        reasons = check_constraints(kb, fid, resolved.constraints, "profile")
-        reasons += [f"{r} (profile environment)" for r in platform_reasons(kb, fid, resolved.profile)]
+        reasons = check_constraints(kb, fid, resolved.constraints, who)
+        reasons += [f"{r} ({who} environment)" for r in platform_reasons(kb, fid, resolved.profile)]
         if Hardware.NVIDIA_CUDA in resolved.constraints.must_run_on:
             floor = nvidia_finding(kb, fid, resolved.profile, fleet)
             if floor is not None and floor.support is Support.NONE:
-                reasons.append(f"must run on the team's NVIDIA fleet (profile): {floor.message}")
+                reasons.append(f"must run on the team's NVIDIA fleet ({who}): {floor.message}")
         for pid in resolved.policies:
             reasons += check_constraints(kb, fid, kb.policies[pid].constraints, f"policy {pid!r}")
         if reasons:

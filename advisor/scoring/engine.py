@@ -14,12 +14,12 @@ from advisor.knowledge.schema import Hardware, Support
 from advisor.profile import ResolvedProfile
 from advisor.scoring import evidence as ev
 from advisor.scoring import setup_evidence as setup
-from advisor.scoring.advice import Recommendation, recommend
+from advisor.scoring.advice import Audience, Recommendation, recommend, serving_gaps
 from advisor.scoring.constraints import Exclusion, apply_constraints
 from advisor.scoring.decision import BreakEven, break_even
 from advisor.scoring.domains import domain_ecosystem
 from advisor.scoring.explain import Breakdown, Contribution, EvidenceSource, Status, blend, on_grid, total_of
-from advisor.scoring.fleet import nvidia_finding, python_finding, team_fleet
+from advisor.scoring.fleet import FloorFinding, nvidia_finding, python_finding, team_fleet
 from advisor.scoring.mcda import rank_order, topsis
 from advisor.scoring.migration import MoveCost, move_cost
 from advisor.scoring.sensitivity import DEFAULT_DRAWS, Sensitivity, analyse
@@ -116,8 +116,12 @@ def assess(
     today: dt.date | None = None,
     seed: int = 0,
     draws: int = DEFAULT_DRAWS,
+    audience: Audience = "profile",
 ) -> Assessment:
-    """Score every candidate framework for `resolved` with the evidence given (probe/bench JSON or None)."""
+    """Score every candidate framework for `resolved` with the evidence given (probe/bench JSON or None).
+
+    `audience` is whom the advice addresses: one person's profile, or a team's (`advisor.team.decide`).
+    """
     today = today or dt.date.today()
     warnings = [Warning_("profile", w) for w in resolved.warnings]
     fleet = team_fleet(resolved.profile, probe)
@@ -126,6 +130,7 @@ def assess(
     required = list(dict.fromkeys([*resolved.constraints.must_run_on, *(e.hardware for e in fleet)]))
     criteria = list(kb.criteria)
     costs: dict[str, MoveCost] = {}
+    floors: dict[str, FloorFinding] = {}
     norm = resolved.normalized_weights
     present = ev.present_hardware(probe)
     ratios = ev.benchmark_ratios(bench, set(kb.frameworks))
@@ -140,6 +145,7 @@ def assess(
         # A pinned older release performs and scales as before: only a route with no release at all caps those.
         cap_override = override if floor is not None and floor.support is Support.NONE else None
         if floor is not None:
+            floors[fid] = floor
             notes.append(floor.message)
             warnings.append(Warning_("hardware", f"{fid}: {floor.message}", fid))
         if python := python_finding(kb, fid, resolved.profile):
@@ -148,13 +154,7 @@ def assess(
         cost = move_cost(kb, fid, resolved.profile)
         if cost is not None and cost.pairs:
             costs[fid] = cost
-        for sid in resolved.profile.serving:
-            stack = kb.serving[sid]
-            if fid not in stack.frameworks:
-                notes.append(
-                    f"the team's serving stack {stack.name} does not take {fw.name} models natively: "
-                    "a move also means replacing or bridging it"
-                )
+        notes += serving_gaps(kb, fid, resolved)
         dom = domain_ecosystem(kb, fid, resolved.profile)
         for cid in criteria:
             crit = kb.criteria[cid]
@@ -267,7 +267,7 @@ def assess(
     else:
         order = []
     verdict_gap = break_even(kb, ranking, list(resolved.profile.team.current), costs, sens)
-    rec = recommend(kb, resolved, ranking, sens, present, bench, verdict_gap, costs)
+    rec = recommend(kb, resolved, ranking, sens, present, bench, verdict_gap, costs, audience, floors)
     return Assessment(
         resolved=resolved,
         ranking=ranking,

@@ -1,8 +1,9 @@
 """`decide`: every member's profile scored on the same evidence, aggregated into one team answer.
 
-The team's weights come from `aggregate` (AIJ for pairwise members, AIP for weight members);
+The team's weights come from `aggregate` (AIJ for pairwise members, AIP for weight members); its
+situation (team, code base, domains, serving, environment, fleet) is the members' merged by `situation`;
 every member's hard constraints (and the knowledge base's policies) apply to the team; the team's
-ranking, breakdown and sensitivity are the scoring engine's own, for the aggregated weights. On
+ranking, breakdown and sensitivity are the scoring engine's own, for the team's profile. On
 top: each member's own answer, Kendall's W over how the members rank the team's candidates, the
 criteria the members weigh most differently, and how fragile the team's answer is.
 """
@@ -18,20 +19,21 @@ from typing import Any
 import numpy as np
 
 from advisor.knowledge.base import KnowledgeBase
-from advisor.profile import AhpResult, CodebaseSize, Experience, Profile, ResolvedProfile, resolve_profile
-from advisor.scoring.constraints import Exclusion, check_constraints
+from advisor.profile import AhpResult, resolve_profile
+from advisor.scoring.constraints import Exclusion, apply_constraints, check_constraints
 from advisor.scoring.engine import Assessment, assess
+from advisor.scoring.fleet import team_fleet
 from advisor.scoring.sensitivity import DEFAULT_DRAWS
 from advisor.team.aggregate import kendall_w, normalized, ranks_of, team_weights
 from advisor.team.fragility import FRAGILE_CHANGE, Fragility, analyse_fragility
 from advisor.team.members import LeftOut, Member
+from advisor.team.situation import team_profile
+from advisor.team.warnings import TeamWarning, TeamWarningCode
 
 #: Monte-Carlo draws for each member's own assessment (the team's uses the engine's default).
 MEMBER_DRAWS = 500
 #: Team weight shares below this are set to zero (see `decide`).
 MIN_SHARE = 1e-12
-_LEVEL = list(Experience)
-_SIZE = list(CodebaseSize)
 
 
 @dataclass
@@ -79,7 +81,7 @@ class TeamDecision:
     agreeing: list[str]
     disagreements: list[Disagreement]
     fragility: Fragility
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[TeamWarning] = field(default_factory=list)
 
     @property
     def winner(self) -> str | None:
@@ -87,58 +89,33 @@ class TeamDecision:
         return self.team.ranking[0].framework if self.team.ranking else None
 
 
-def _team_profile(members: Sequence[Member], weights: dict[str, float], warnings: list[str]) -> Profile:
-    """One profile for the team: aggregated weights, the union of constraints, the team's background merged."""
-    current: list[str] = []
-    experience: dict[str, Experience] = {}
-    for m in members:
-        p = m.resolved.profile
-        current += [f for f in p.team.current if f not in current]
-        for fid, level in p.team.experience.items():
-            if fid not in experience or _LEVEL.index(level) > _LEVEL.index(experience[fid]):
-                experience[fid] = level  # the team knows a framework as well as its most experienced member
-    currents = {tuple(sorted(m.resolved.profile.team.current)) for m in members} - {()}
-    if len(currents) > 1:
-        warnings.append(
-            f"members name different current frameworks; the team's migration cost starts from all of {current}"
-        )
-    stated = [m.resolved.profile.codebase for m in members if m.resolved.profile.codebase.model_fields_set]
-    sizes = [c.effective_size() for c in stated] or [CodebaseSize.MEDIUM]
-    largest = max(sizes, key=_SIZE.index)
-    if len(set(sizes)) > 1:
-        warnings.append(f"members size the code base differently; the largest ({largest.value}) is used")
-    cons: dict[str, list[Any]] = {"must_run_on": [], "must_deploy_to": [], "exclude": []}
-    for m in members:
-        for key, items in cons.items():
-            items += [v for v in getattr(m.resolved.constraints, key) if v not in items]
-    return Profile.model_validate(
-        {
-            "team": {"current": current, "experience": experience},
-            "codebase": {"size": largest},
-            "weights": weights,
-            "constraints": {k: [getattr(v, "value", v) for v in items] for k, items in cons.items()},
-        }
-    )
+def team_candidates(
+    kb: KnowledgeBase, members: Sequence[Member], probe: dict[str, Any] | None = None
+) -> tuple[list[str], list[Exclusion]]:
+    """Candidates every member's profile allows, and the rest with each member's reasons.
 
-
-def team_candidates(kb: KnowledgeBase, members: Sequence[Member]) -> tuple[list[str], list[Exclusion]]:
-    """Candidates every member's constraints allow, and the rest with each member's reasons."""
-    candidates: list[str] = []
-    exclusions: list[Exclusion] = []
-    for fid in kb.frameworks:
-        hard: list[str] = []
-        soft: list[str] = []
-        for m in members:
-            if fid not in m.resolved.frameworks:
-                soft.append(f"not among the frameworks {m.label} considers")
+    Each member's constraints are applied as `report` applies them (their environment and fleet, with the
+    probe's GPUs, included); the knowledge base's policies once, for the team.
+    """
+    hard: dict[str, list[str]] = {fid: [] for fid in kb.frameworks}
+    soft: dict[str, list[str]] = {fid: [] for fid in kb.frameworks}
+    for m in members:
+        own = dataclasses.replace(m.resolved, policies=())
+        fleet = team_fleet(m.resolved.profile, probe)
+        for x in apply_constraints(kb, own, fleet=fleet, who=f"{m.label}'s profile").exclusions:
+            if x.kind == "constraint":
+                hard[x.framework] += x.reasons
             else:
-                hard += check_constraints(kb, fid, m.resolved.constraints, f"{m.label}'s profile")
-        for pid in kb.policies:
-            hard += check_constraints(kb, fid, kb.policies[pid].constraints, f"policy {pid!r}")
-        if hard or soft:
-            exclusions.append(Exclusion(fid, hard + soft, "constraint" if hard else "not_considered"))
-        else:
-            candidates.append(fid)
+                soft[x.framework].append(f"not among the frameworks {m.label} considers")
+    for pid in kb.policies:
+        for fid in kb.frameworks:
+            hard[fid] += check_constraints(kb, fid, kb.policies[pid].constraints, f"policy {pid!r}")
+    candidates = [fid for fid in kb.frameworks if not hard[fid] and not soft[fid]]
+    exclusions = [
+        Exclusion(fid, list(dict.fromkeys(hard[fid] + soft[fid])), "constraint" if hard[fid] else "not_considered")
+        for fid in kb.frameworks
+        if hard[fid] or soft[fid]
+    ]
     return candidates, exclusions
 
 
@@ -215,31 +192,51 @@ def decide(
     if not members:
         raise ValueError("a team decision needs at least one member")
     criteria = list(kb.criteria)
-    warnings: list[str] = [f"{x.path}: left out: {x.reason}" for x in left_out]
+    warnings = [
+        TeamWarning(TeamWarningCode.MEMBER_LEFT_OUT, f"{x.path}: left out: {x.reason}", member=x.path) for x in left_out
+    ]
     pairwise = [m for m in members if m.kind == "pairwise"]
     individuals = [m for m in members if m.kind == "weights"]
     weights, group = team_weights([m.weights for m in individuals], [m.judgements for m in pairwise], criteria)
     if pairwise and group is None:
         warnings.append(
-            "the pairwise members' judgements, pooled, do not link every criterion they name: "
-            "no group matrix exists, so each pairwise member's own weights are averaged (AIP) instead"
+            TeamWarning(
+                TeamWarningCode.NO_GROUP_MATRIX,
+                "the pairwise members' judgements, pooled, do not link every criterion they name: "
+                "no group matrix exists, so each pairwise member's own weights are averaged (AIP) instead",
+            )
         )
     if group is not None and group.consistency_ratio is not None and group.consistency_ratio > 0.10:
         warnings.append(
-            f"the pairwise members' combined judgements are inconsistent (consistency ratio "
-            f"{group.consistency_ratio:.2f} > 0.10): they disagree with each other, not only within themselves"
+            TeamWarning(
+                TeamWarningCode.GROUP_INCONSISTENT,
+                f"the pairwise members' combined judgements are inconsistent (consistency ratio "
+                f"{group.consistency_ratio:.2f} > 0.10): they disagree with each other, not only within themselves",
+            )
         )
     # A share below 1e-12 is zero in effect, and its reciprocal overflows the sensitivity's raw factors.
     weights = normalized({c: (w if w >= MIN_SHARE else 0.0) for c, w in weights.items()})
     for m in members:
-        warnings += [f"{m.label}: {w}" for w in m.resolved.warnings]
-    team_resolved: ResolvedProfile = resolve_profile(_team_profile(members, weights, warnings), kb)
-    candidates, exclusions = team_candidates(kb, members)
+        warnings += [
+            TeamWarning(TeamWarningCode.MEMBER_PROFILE, f"{m.label}: {w}", member=m.label) for w in m.resolved.warnings
+        ]
+    profile = team_profile([m.resolved for m in members], weights, warnings)
+    # One member: their profile as written, so resolved exactly as `report` resolves it.
+    team_resolved = resolve_profile(profile, kb)
+    candidates, exclusions = team_candidates(kb, members, probe)
     team_resolved = dataclasses.replace(team_resolved, frameworks=tuple(candidates), policies=())
-    team = assess(kb, team_resolved, probe=probe, bench=bench, seed=seed, today=today, draws=draws or DEFAULT_DRAWS)
-    team.exclusions = exclusions
-    # The engine speaks to one person's profile; here the profile is the team's.
-    team.recommendation.summary = team.recommendation.summary.replace("for this profile", "for this team")
+    team = assess(
+        kb,
+        team_resolved,
+        probe=probe,
+        bench=bench,
+        seed=seed,
+        today=today,
+        draws=draws or DEFAULT_DRAWS,
+        audience="team",
+    )
+    # The members' reasons, and any the team's merged situation adds (e.g. the union of the fleets).
+    team.exclusions = exclusions + [x for x in team.exclusions if x.kind == "constraint"]
     names = [b.framework for b in team.ranking]
     x = np.array([[c.score for c in b.contributions] for b in team.ranking]) if names else np.zeros((0, len(criteria)))
     views: list[MemberView] = []
@@ -254,7 +251,9 @@ def decide(
     frag = analyse_fragility(x, names, criteria, members) if names else Fragility("none", [], [], {})
     frag.statement = _statement(kb, frag, winner, team.sensitivity.verdict if team.sensitivity else None)
     if len(members) == 1:
-        warnings.append("a team of one: the team's answer is that member's own")
+        warnings.append(
+            TeamWarning(TeamWarningCode.TEAM_OF_ONE, "a team of one: the team's answer is that member's own")
+        )
     return TeamDecision(
         members=views,
         left_out=list(left_out),
@@ -268,4 +267,3 @@ def decide(
         fragility=frag,
         warnings=warnings,
     )
-

@@ -21,6 +21,7 @@ from advisor.team.decision_schema import (
     MemberSection,
     TeamDecisionDoc,
     TeamSection,
+    TeamWarningModel,
 )
 
 
@@ -65,7 +66,7 @@ def to_document(
     bench: dict[str, Any] | None,
     evidence: str,
 ) -> dict[str, Any]:
-    """The JSON form of `decision` (schema `team-decision.schema.json`, version 1.0)."""
+    """The JSON form of `decision` (schema `team-decision.schema.json`, version 2.0)."""
     team_report = build_report(decision.team, kb, probe=probe, bench=bench, profile_source="team (aggregated)")
     members = [v.member for v in decision.members]
     aij = decision.aij
@@ -107,6 +108,14 @@ def to_document(
         ),
         disagreements=[DisagreementModel(**d.to_json()) for d in decision.disagreements],
         fragility=FragilitySection(**decision.fragility.to_json()),
-        warnings=[_path(w) for w in decision.warnings],
+        warnings=[
+            TeamWarningModel(
+                code=w.code,
+                message=_path(w.message),
+                field=w.field,
+                member=None if w.member is None else _path(w.member),
+            )
+            for w in decision.warnings
+        ],
     )
     return doc.model_dump(mode="json")

@@ -128,7 +128,7 @@ def to_markdown_decision(doc: dict[str, Any]) -> str:
         out += [f"No single weight of {', '.join(map(_cell, frag['unmoved']))} can change the answer.", ""]
     out += ["## Team ranking", ""] + _team_sections(doc)
     if doc["warnings"]:
-        out += ["## Team warnings", ""] + [f"- {_cell(w)}" for w in doc["warnings"]] + [""]
+        out += ["## Team warnings", ""] + [f"- {_cell(w['message'])}" for w in doc["warnings"]] + [""]
     kb = doc["knowledge"]
     out += [f"_fwadvisor {doc['tool']['version']}, knowledge {kb['version']}, {doc['generated_at']}_", ""]
     return "\n".join(out)

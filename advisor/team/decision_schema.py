@@ -24,9 +24,10 @@ from advisor.report.models import (
     Tool,
     WarningModel,
 )
+from advisor.team.warnings import TeamWarningCode
 
-SCHEMA_VERSION: Literal["1.0"] = "1.0"
-SCHEMA_ID = "https://fwadvisor.invalid/schemas/team-decision-1.0.json"
+SCHEMA_VERSION: Literal["2.0"] = "2.0"
+SCHEMA_ID = "https://fwadvisor.invalid/schemas/team-decision-2.0.json"
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schemas" / "team-decision.schema.json"
 DOCS_NAME = "team-decision.schema.json"
 
@@ -140,6 +141,15 @@ class FragilitySection(_M):
     without: dict[str, str]
 
 
+class TeamWarningModel(_M):
+    """Something to know about the team decision: a code to decide on, and the sentence to read."""
+
+    code: TeamWarningCode
+    message: str
+    field: str | None = Field(default=None, description="members_differ: the profile field, e.g. team.size")
+    member: str | None = Field(default=None, description="the member (label, or file when left out) it is about")
+
+
 class TeamSection(_M):
     """The team's answer: the scoring engine's ranking, breakdown and sensitivity for the aggregated weights."""
 
@@ -156,7 +166,7 @@ class TeamDecisionDoc(_M):
 
     model_config = ConfigDict(extra="forbid", title="fwadvisor team decision")
 
-    schema_version: Literal["1.0"] = SCHEMA_VERSION
+    schema_version: Literal["2.0"] = SCHEMA_VERSION
     kind: Literal["team_decision"] = "team_decision"
     generated_at: str
     tool: Tool
@@ -170,7 +180,7 @@ class TeamDecisionDoc(_M):
     consensus: ConsensusSection
     disagreements: list[DisagreementModel]
     fragility: FragilitySection
-    warnings: list[str]
+    warnings: list[TeamWarningModel]
 
 
 def decision_schema() -> dict[str, Any]:

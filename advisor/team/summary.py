@@ -131,13 +131,7 @@ class TeamSummary:
         lines.append("")
         lines += ["## Checklists", ""]
         for m in self.machines:
-            lines.append(
-                m.checklist.to_markdown(level=3).replace(
-                    f"### {m.checklist.framework_name} onboarding checklist",
-                    f"### {m.label}: {m.checklist.framework_name} onboarding checklist",
-                    1,
-                )
-            )
+            lines.append(m.checklist.to_markdown(level=3, subject=m.label))
         return "\n".join(lines).rstrip() + "\n"
 
 

@@ -15,9 +15,7 @@ several host-platform devices for JAX.
 
 from __future__ import annotations
 
-from advisor.evidence.bench.diagnose import below_reference
 from advisor.evidence.bench.engine import run_bench
-from advisor.evidence.bench.figures import ABOVE_PEAK
 from advisor.evidence.bench.presets import (
     AGREEMENT_TOL,
     BENCH_TIMEOUT_S,
@@ -31,12 +29,19 @@ from advisor.evidence.bench.presets import (
     PRESETS,
     SCHEMA,
 )
-from advisor.evidence.bench.results import BenchEvent, BenchFailure, BenchReport, Measurement
+from advisor.evidence.bench.results import (
+    BenchEvent,
+    BenchFailure,
+    BenchReport,
+    BenchWarning,
+    BenchWarningCode,
+    Measurement,
+)
 
 __all__ = [
-    "ABOVE_PEAK", "below_reference", "AGREEMENT_TOL", "BENCHMARKS", "BENCH_TIMEOUT_S", "DEVICES", "IMPORT_TIMEOUT_S",
+    "AGREEMENT_TOL", "BENCHMARKS", "BENCH_TIMEOUT_S", "DEVICES", "IMPORT_TIMEOUT_S",
     "MAX_RESTARTS",
     "NUMPY", "NUMPY_BENCHMARKS", "PRESETS", "PRESET_BENCHMARKS", "SCHEMA", "BenchEvent", "BenchFailure",
-    "BenchReport", "Measurement",
+    "BenchReport", "BenchWarning", "BenchWarningCode", "Measurement",
     "run_bench",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from advisor.evidence.bench.presets import NUMPY
-from advisor.evidence.bench.results import Measurement
+from advisor.evidence.bench.results import BenchWarning, BenchWarningCode, Measurement
 from advisor.evidence.bench.runner import _Run
 
 
@@ -38,7 +38,8 @@ def _compare_agreement(run: _Run, tol: float) -> None:
         worst = max([loss_err, *grad_errs.values(), *upd_errs.values()])
         passed = math.isfinite(worst) and worst <= tol
         message = f"disagrees with {ref_name}: max relative error {worst:.2e} > {tol:g}"
-        warnings: tuple[str, ...] = () if passed else (message,)
+        params = {"reference": ref_name, "error": worst, "tolerance": tol}
+        warnings = () if passed else (BenchWarning(BenchWarningCode.DISAGREES, message, params),)
         run.add(Measurement(
             framework=framework, device=device, benchmark="agreement", variant="mlp-step-vs-reference",
             metric="error", value=worst, unit="rel. error", higher_is_better=False,

@@ -11,26 +11,15 @@ while PyTorch's bf16 ran at four times its fp32).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 
 from advisor.evidence.bench.presets import NUMPY
-from advisor.evidence.bench.results import Measurement
+from advisor.evidence.bench.results import BenchWarning, BenchWarningCode, Measurement
 from advisor.evidence.bench.stats import busy_reason
 
 #: A GEMM below this share of its reference's figure is explained in its warnings.
 BELOW_SHARE = 0.8
-#: That warning: "21% of pytorch's: framework: ..." (the CLI shortens it and explains it once under the table).
-_BELOW = re.compile(r"^(\d+%) of (\S+)'s: ")
-
-
-def below_reference(warning: str) -> tuple[str, str] | None:
-    """(share, reference) of a below-the-reference warning, e.g. ("62%", "NumPy"); None for any other warning."""
-    found = _BELOW.match(warning)
-    return (found.group(1), found.group(2)) if found else None
-
-
 def _half_width(m: Measurement) -> float:
     return (m.ci[1] - m.ci[0]) / 2.0 / m.value if m.ci and m.value else 0.0
 
@@ -68,6 +57,12 @@ def explain_gemm(results: Sequence[Measurement], threads: int, cores: int) -> li
         ref = _reference(m, results) if m.framework != NUMPY and m.benchmark == "gemm" else None
         if ref is not None and m.value < BELOW_SHARE * ref.value:
             share = m.value / ref.value
-            m = replace(m, warnings=(*m.warnings, f"{share:.0%} of {_label(ref)}'s: {cause(m, ref, threads, cores)}"))
+            why, label = cause(m, ref, threads, cores), _label(ref)
+            below = BenchWarning(
+                BenchWarningCode.BELOW_REFERENCE,
+                f"{share:.0%} of {label}'s: {why}",
+                {"share": share, "reference": label, "cause": why},
+            )
+            m = replace(m, warnings=(*m.warnings, below))
         out.append(m)
     return out

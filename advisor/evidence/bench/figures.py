@@ -5,7 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from advisor.evidence.bench.results import Measurement, _opt_float, _opt_interval
+from advisor.evidence.bench.results import (
+    BenchWarning,
+    BenchWarningCode,
+    Measurement,
+    _opt_float,
+    _opt_interval,
+)
 
 if TYPE_CHECKING:
     from advisor.evidence.hardware.cpu import PeakEstimate
@@ -60,22 +66,23 @@ def _pct_of_peak(res: Mapping[str, Any], device: str, peak: PeakEstimate | None,
     return 100.0 * gflops / ref if ref else None
 
 
-#: Marks the warning on a figure above 100% of the estimated peak (the CLI shortens it and explains it once).
-ABOVE_PEAK = " of the estimated peak"
-
-
 def _measurement(framework: str, res: Mapping[str, Any], env: Mapping[str, Any],
                  peak: PeakEstimate | None, gpu_peak: Mapping[str, Any] | None = None) -> Measurement:
     device = str(res.get("device", "cpu"))
     pct = _pct_of_peak(res, device, peak, gpu_peak)
-    warnings = tuple(str(w) for w in res.get("warnings") or ())
+    warnings = tuple(BenchWarning.from_event(w) for w in res.get("warnings") or ())
     formula = (peak.formula if peak is not None and device == "cpu"
                else str((gpu_peak or {}).get("formula") or "") if device == "gpu" else "")
     if pct is not None and pct > 100.0 and formula:
         # Say so next to the figure: the estimate's clock (or FMA count) is lower than what the chip ran at.
+        assumes = formula.split("=")[0].strip()
         warnings += (
-            f"{pct:.0f}%{ABOVE_PEAK}: the estimate is too low for this {device.upper()} "
-            f"(it assumes {formula.split('=')[0].strip()})",
+            BenchWarning(
+                BenchWarningCode.ABOVE_PEAK,
+                f"{pct:.0f}% of the estimated peak: the estimate is too low for this {device.upper()} "
+                f"(it assumes {assumes})",
+                {"pct": pct, "assumes": assumes},
+            ),
         )
     return Measurement(
         framework=framework, device=device, device_name=str(res.get("device_name") or ""),

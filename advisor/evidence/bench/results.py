@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from advisor.errors import ReportError
@@ -19,6 +20,62 @@ def _opt_interval(v: Any) -> tuple[float, float] | None:
         return None
     lo, hi = v
     return float(lo), float(hi)
+
+
+class BenchWarningCode(StrEnum):
+    """Why a figure may not be trusted; the children (probes/_timing.py, _bench.py) send the same codes."""
+
+    UNSTABLE = "unstable"  # rel_iqr: the IQR as a share of the median
+    FEW_SAMPLES = "few_samples"  # samples
+    SHORT_BLOCKS = "short_blocks"  # block_ms: timed blocks so short that timer overhead matters
+    WIDE_SPREAD = "wide_spread"  # ratio: the median over the minimum
+    TIMED_ONCE = "timed_once"  # seconds: one call, too slow to repeat
+    ONE_ROUND = "one_round"  # seconds: a call longer than a round's budget, measured in one round only
+    FEW_CALLS = "few_calls"  # calls: latency percentiles from under 100 calls
+    ROUNDS_DISAGREE = "rounds_disagree"  # spread: the rounds' medians differ by this share
+    ABOVE_PEAK = "above_peak"  # pct, assumes: above 100% of the estimated peak
+    BELOW_REFERENCE = "below_reference"  # share, reference, cause: a GEMM far below its reference's figure
+    DISAGREES = "disagrees"  # reference, error, tolerance: numerical agreement failed
+    NOTE = "note"  # a sentence without a code (a saved file from before codes, or a foreign child)
+
+
+@dataclass(frozen=True)
+class BenchWarning:
+    """One warning on a figure: its code and parameters, and the sentence written from them where it arose."""
+
+    code: BenchWarningCode
+    message: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return self.message
+
+    def code_json(self) -> dict[str, Any]:
+        """The code and parameters, as `warning_codes` carries them."""
+        return {"code": self.code.value, "params": dict(self.params)}
+
+    @classmethod
+    def from_event(cls, item: Any) -> BenchWarning:
+        """A child's note ({code, message, params}); anything else is kept as a sentence with code `note`."""
+        if isinstance(item, Mapping):
+            try:
+                code = BenchWarningCode(str(item.get("code")))
+            except ValueError:
+                code = BenchWarningCode.NOTE
+            params = item.get("params")
+            return cls(code, str(item.get("message") or ""), dict(params) if isinstance(params, Mapping) else {})
+        return cls(BenchWarningCode.NOTE, str(item))
+
+
+def read_warnings(messages: Sequence[Any], codes: Sequence[Any] | None) -> tuple[BenchWarning, ...]:
+    """A saved result's warnings: each sentence with its code (a file from before codes: code `note`)."""
+    codes = list(codes or ())
+    if len(codes) != len(messages):
+        codes = [{}] * len(messages)
+    return tuple(
+        BenchWarning.from_event({**c, "message": str(m)} if isinstance(c, Mapping) else str(m))
+        for m, c in zip(messages, codes, strict=True)
+    )
 
 
 @dataclass(frozen=True)
@@ -40,7 +97,7 @@ class Measurement:
     samples: int = 0
     compile_s: float | None = None
     pct_of_peak: float | None = None
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[BenchWarning, ...] = ()
     environment: Mapping[str, Any] = field(default_factory=dict)
     device_name: str = ""
     times_s: tuple[float, ...] = ()
@@ -68,7 +125,8 @@ class Measurement:
             "metric": self.metric, "value": self.value, "unit": self.unit,
             "higher_is_better": self.higher_is_better, "median_s": self.median_s, "iqr_s": self.iqr_s,
             "min_s": self.min_s, "samples": self.samples, "compile_s": self.compile_s,
-            "pct_of_peak": self.pct_of_peak, "warnings": list(self.warnings),
+            "pct_of_peak": self.pct_of_peak, "warnings": [w.message for w in self.warnings],
+            "warning_codes": [w.code_json() for w in self.warnings],
             "environment": dict(self.environment), "times_s": list(self.times_s),
             "ci": None if self.ci is None else list(self.ci), "machine": dict(self.machine), "rounds": self.rounds,
         }
@@ -84,7 +142,8 @@ class Measurement:
                 params=dict(data.get("params") or {}), median_s=_opt_float(data.get("median_s")),
                 iqr_s=_opt_float(data.get("iqr_s")), min_s=_opt_float(data.get("min_s")),
                 samples=int(data.get("samples") or 0), compile_s=_opt_float(data.get("compile_s")),
-                pct_of_peak=_opt_float(data.get("pct_of_peak")), warnings=tuple(data.get("warnings") or ()),
+                pct_of_peak=_opt_float(data.get("pct_of_peak")),
+                warnings=read_warnings(data.get("warnings") or (), data.get("warning_codes")),
                 environment=dict(data.get("environment") or {}), device_name=str(data.get("device_name") or ""),
                 times_s=tuple(float(t) for t in data.get("times_s") or ()),
                 ci=_opt_interval(data.get("ci")), machine=dict(data.get("machine") or {}),

@@ -12,6 +12,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from advisor.evidence.bench.results import BenchWarningCode as Code
+
 #: A figure whose IQR exceeds this fraction of its median, or whose rounds' medians differ by more than
 #: `ROUND_SPREAD`, or that is above `PEAK_LIMIT` % of the estimated peak, is measured again (once).
 OUTLIER_REL_IQR = 0.10
@@ -24,7 +26,16 @@ BUSY_STEAL_PCT = 5.0
 #: A run is too busy to recommend from when more than this share of its figures were measured on a busy machine.
 BUSY_FIGURES_SHARE = 1 / 3
 #: Child warnings about one round's spread, replaced by the pooled figure's own.
-_SPREAD_PREFIXES = ("unstable", "only ", "median is")
+_ROUND_SPREAD_CODES = {Code.UNSTABLE, Code.FEW_SAMPLES, Code.FEW_CALLS, Code.WIDE_SPREAD}
+
+
+def _note(code: Code, message: str, **params: Any) -> dict[str, Any]:
+    """A warning as the children send it (probes/_timing.note)."""
+    return {"code": code.value, "message": message, "params": params}
+
+
+def _code(note: Any) -> str | None:
+    return note.get("code") if isinstance(note, Mapping) else None
 
 
 def _pct(sorted_xs: Sequence[float], q: float) -> float:
@@ -84,25 +95,30 @@ def merge_rounds(rounds: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     if len(round_medians) > 1:
         params["round_values"] = [k / m if higher else k * m for m in round_medians]
     out["params"] = params
-    kept = [w for r in rounds for w in r.get("warnings") or () if not str(w).startswith(_SPREAD_PREFIXES)]
-    out["warnings"] = list(dict.fromkeys([*kept, *pooled_warnings(out, round_medians)]))
+    kept = [w for r in rounds for w in r.get("warnings") or () if _code(w) not in _ROUND_SPREAD_CODES]
+    unique: dict[str, Any] = {}
+    for w in [*kept, *pooled_warnings(out, round_medians)]:
+        unique.setdefault(repr(w), w)  # the same note from several rounds, once
+    out["warnings"] = list(unique.values())
     return out
 
 
-def pooled_warnings(res: Mapping[str, Any], round_medians: Sequence[float]) -> list[str]:
+def pooled_warnings(res: Mapping[str, Any], round_medians: Sequence[float]) -> list[dict[str, Any]]:
     """The pyperf-style checks on the pooled figure: spread, sample count, rounds that disagree."""
-    out: list[str] = []
+    out: list[dict[str, Any]] = []
     med, iqr, n = res.get("median_s") or 0.0, res.get("iqr_s") or 0.0, int(res.get("samples") or 0)
     if med > 0 and iqr / med > OUTLIER_REL_IQR:
         why = ("another process may be using the CPU" if res.get("device", "cpu") == "cpu"
                else "clock changes, or calls so short that the launch overhead varies")
-        out.append(f"unstable: IQR is {iqr / med:.0%} of the median ({why})")
+        out.append(_note(Code.UNSTABLE, f"unstable: IQR is {iqr / med:.0%} of the median ({why})", rel_iqr=iqr / med))
     # A call too slow to repeat was timed once on purpose (probes/_timing.measure), and its note says so.
-    timed_once = any("timed once" in str(w) for w in res.get("warnings") or ())
+    timed_once = any(_code(w) == Code.TIMED_ONCE for w in res.get("warnings") or ())
     if n < 5 and not timed_once:
-        out.append(f"only {n} sample(s): the budget was too small for a stable figure")
+        out.append(_note(Code.FEW_SAMPLES, f"only {n} sample(s): the budget was too small for a stable figure",
+                         samples=n))
     if len(round_medians) > 1 and min(round_medians) > 0 and max(round_medians) / min(round_medians) - 1 > ROUND_SPREAD:
-        out.append(f"rounds disagree: their medians differ by {max(round_medians) / min(round_medians) - 1:.0%}")
+        spread = max(round_medians) / min(round_medians) - 1
+        out.append(_note(Code.ROUNDS_DISAGREE, f"rounds disagree: their medians differ by {spread:.0%}", spread=spread))
     return out
 
 
