@@ -165,13 +165,13 @@ def profile_raw(answers: dict[str, Any]) -> dict[str, Any]:
     return raw
 
 
-def check_answer(path: Sequence[str], value: Any) -> str | None:
+def check_answer(path: Sequence[str], value: Any, source: str = "Team step") -> str | None:
     """None when `value` at `path` (e.g. team.size) passes the profile loader's own check, else its one line."""
     raw: Any = value
     for key in reversed(path):
         raw = {key: raw}
     try:
-        _attr("advisor.profile", "parse_profile")(raw, "Team step")
+        _attr("advisor.profile", "parse_profile")(raw, source)
     except _attr("advisor.errors", "ProfileError") as exc:
         return str(exc)
     return None
