@@ -213,21 +213,21 @@ def test_preset_asks_before_replacing_weights_and_can_be_undone(kb: Any) -> None
             for _ in app.screen.pairs:
                 await pilot.press("1")
             await settle(pilot)
-            mine = dict(app.walk.weights)
+            mine = (dict(app.walk.weights), list(app.walk.pairwise))  # the answers are kept
             await pilot.press("p")
             await settle(pilot)
             assert isinstance(app.screen, ConfirmScreen)
             await pilot.press("escape")  # no
             await settle(pilot)
-            assert app.walk.weights == mine
+            assert (app.walk.weights, app.walk.pairwise) == mine
             await pilot.press("p")
             await settle(pilot)
             await pilot.press("y")
             await settle(pilot)
-            assert app.walk.weights != mine
+            assert (app.walk.weights, app.walk.pairwise) == ({}, [])  # all the preset's
             await pilot.press("u")
             await settle(pilot)
-            assert app.walk.weights == mine
+            assert (app.walk.weights, app.walk.pairwise) == mine
 
     run(body())
 

@@ -86,8 +86,9 @@ def test_ranking_changes_when_a_weight_changes(kb) -> None:  # type: ignore[no-u
             await settle(pilot)
             after = screen.last_report
             assert after is not None
-            assert app.walk.weights[target[0]] > 0
-            assert all(w == 0 for c, w in app.walk.weights.items() if c != target[0])
+            weights = app.effective_weights()
+            assert weights[target[0]] > 0
+            assert all(w == 0 for c, w in weights.items() if c != target[0])
             assert after["ranking"][0]["framework"] == target[1] != winner
 
     run(body())
@@ -125,7 +126,7 @@ def test_whatif_reranks_without_touching_the_answers(kb) -> None:  # type: ignor
             await pilot.press("plus", "plus")
             await settle(pilot)
             after = [e["framework"] for e in screen.report["ranking"]]
-            assert screen.whatif is not None and screen.whatif[lead] == 2.0
+            assert screen.whatif is not None and screen.whatif[lead] == 1.0  # two steps of 0.5 on the 0-5 scale
             assert after != before
             assert app.effective_weights() == answers_before  # the walk's answers are untouched
             await pilot.press("r")
@@ -324,7 +325,7 @@ def test_open_a_saved_report_from_the_welcome_screen(kb, tmp_path: Path) -> None
 
 
 def test_pairwise_questions_set_the_weights(kb) -> None:  # type: ignore[no-untyped-def]
-    """`w` asks "which matters more?"; the core's AHP turns the answers into weights (percentages)."""
+    """`w` asks "which matters more?"; the core's AHP turns the answers into weights (0-5)."""
 
     async def body() -> None:
         from advisor.tui.screens.pairwise import PairwiseScreen
@@ -343,8 +344,12 @@ def test_pairwise_questions_set_the_weights(kb) -> None:  # type: ignore[no-unty
             await settle(pilot)
             assert app.screen.step == "priorities"
             first, *_, last = kb.criteria
-            weights = app.walk.weights
-            assert abs(sum(weights.values()) - 100) < 0.5
+            assert app.walk.weights == {} and app.walk.pairwise  # the answers are kept, not weights made of them
+            weights = app.effective_weights()  # the core reads them on the 0-5 scale: 5 x each AHP share
+            assert abs(sum(weights.values()) - 5) < 1e-9 and max(weights.values()) <= 5
             assert weights[first] > weights[last]
+            from advisor.tui.widgets.weight_row import WeightRow
+
+            assert {r.criterion: r.weight for r in app.screen.query(WeightRow)} == weights
 
     run(body())

@@ -19,7 +19,9 @@ import pytest
 from _tui_support import make_app, settle
 
 from advisor.tui.data.state import (
+    STATE_VERSION,
     Settings,
+    Walk,
     evidence_path,
     load_evidence,
     load_settings,
@@ -87,3 +89,49 @@ def test_the_app_starts_with_fifos_where_its_files_should_be(kb: Any) -> None:  
             assert app.screen.step == "welcome"
 
     finishes(lambda: asyncio.run(body()), limit_s=60)
+
+
+def test_a_saved_walk_with_a_value_the_loader_refuses_resumes(kb: Any) -> None:
+    """`codebase_size: huge` ended every resume on the Team step (NoMatches); now one line, the rest kept."""
+    walk = {"step": "scenario", "scenario": "production_inference", "codebase_size": "huge",
+            "current_frameworks": ["pytorch"], "team_size": 4}
+    state_path().parent.mkdir(parents=True, exist_ok=True)
+    state_path().write_text(json.dumps({"version": 2, "walk": walk}))
+
+    async def body() -> None:
+        app = make_app(kb, resume=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            assert app.screen.step == "scenario"
+            walk = app.walk
+            assert (walk.codebase_size, walk.scenario, walk.team_size) == ("none", "production_inference", 4)
+            assert app.walk.current_frameworks == ["pytorch"]
+            notes = [n.message for n in app._notifications]
+            assert len(notes) == 1 and "\n" not in notes[0]
+            assert notes[0].startswith(f"{state_path()}: walk.codebase_size: ") and "dropped" in notes[0]
+
+    finishes(lambda: asyncio.run(body()), limit_s=120)
+
+
+def test_percent_weights_of_an_older_walk_are_never_read_as_0_to_5(tmp_path: Path) -> None:
+    path = tmp_path / "state.json"
+    # Older versions saved every criterion's weight in percent once one was changed.
+    path.write_text(json.dumps({"walk": {"weights": {"deployment": 30, "performance": 20, "ecosystem": 10}}}))
+    settings = load_settings(path)
+    assert settings.walk.weights == {"deployment": 5.0, "performance": 3.33, "ecosystem": 1.67}  # same shares
+    assert len(settings.notes) == 1 and "converted to the 0-5 scale" in settings.notes[0]
+    path.write_text(json.dumps({"walk": {"weights": {"deployment": 4, "performance": 2}}}))  # percent or 0-5?
+    settings = load_settings(path)
+    assert settings.walk.weights == {} and "dropped" in settings.notes[0]
+    save_settings(Settings(walk=Walk(weights={"deployment": 4.5})), path)
+    assert json.loads(path.read_text())["version"] == STATE_VERSION
+    settings = load_settings(path)
+    assert settings.walk.weights == {"deployment": 4.5} and settings.notes == []
+
+
+def test_the_state_files_scale_is_the_profiles() -> None:
+    from advisor.profile import WEIGHT_SCALE_MAX
+    from advisor.tui.data import state
+    from advisor.tui.widgets import weight_row
+
+    assert state.WEIGHT_SCALE_MAX == weight_row.MAX_WEIGHT == WEIGHT_SCALE_MAX

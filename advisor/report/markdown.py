@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from advisor.report.sensitivity_text import advice_change_line
 from advisor.sanitize import printable
 from advisor.scoring.explain import display_parts, evidence_label
 
@@ -40,9 +41,9 @@ def to_markdown(report: dict[str, Any]) -> str:
         "",
         f"- Source: {prof['source']}",
         f"- Scenario: {prof['scenario'] or 'none'}",
-        f"- Weights ({prof['weight_source']}; {prof.get('weight_scale') or 'normalised'}): "
+        f"- Weights ({prof['weight_source']}; {prof.get('weight_scale') or 'normalised'}), with each one's share: "
         + ", ".join(
-            f"{k} {_fmt_pct(v)}" + (f" ({eff[k]['source']})" if k in eff else "")
+            (f"{k} {eff[k]['value']:.2f} ({_fmt_pct(v)}, {eff[k]['source']})" if k in eff else f"{k} {_fmt_pct(v)}")
             for k, v in prof["normalized_weights"].items()
             if v > 0
         ),
@@ -61,7 +62,7 @@ def to_markdown(report: dict[str, Any]) -> str:
         out += [
             f"### {e['name']}: {total:.2f}",
             "",
-            "| Criterion | Weight | Score | Contribution | Evidence |",
+            "| Criterion | Share of weight | Score | Contribution | Evidence |",
             "|---|---|---|---|---|",
         ]
         for c, shown in zip(e["contributions"], parts, strict=True):
@@ -89,12 +90,9 @@ def to_markdown(report: dict[str, Any]) -> str:
             f"- Monte Carlo ({mc['draws']} draws, weights x U(1 +/- {mc['spread']}), seed {mc['seed']}): win share "
             + ", ".join(f"{k} {_fmt_pct(v)}" for k, v in mc["win_share"].items() if v > 0),
         ]
-        t = sens["smallest_change"]
-        if t:
-            out.append(
-                f"- Smallest single-weight change that changes the winner: {t['criterion']} from "
-                f"{_fmt_pct(t['current_weight'])} to {_fmt_pct(t['threshold_weight'])} -> {t['new_winner']}"
-            )
+        line = advice_change_line(report)
+        if line:
+            out.append(f"- {line}")
         out.append("")
     if report["exclusions"]:
         out += ["## Exclusions", ""]

@@ -143,6 +143,20 @@ class ThresholdModel(_M):
     change: float
     raw_factor: float | None
     new_winner: str
+    value_now: float | None = Field(default=None, description="the weight now, on the profile's 0-5 scale")
+    value: float | None = Field(
+        default=None, description="the weight to set (others unchanged) for the winner to change; past the tie"
+    )
+
+
+class AdviceChangeModel(_M):
+    """The one weight, on the 0-5 scale, nearest to its value now at which the advice (stay/move/choose) changes."""
+
+    criterion: str
+    value_now: float
+    value: float = Field(description="a multiple of 0.01 past the tie: typed in What-if, it reproduces the change")
+    framework: str = Field(description="the framework advised at `value`")
+    decision: Literal["choose", "stay", "move"]
 
 
 class MonteCarlo(_M):
@@ -167,6 +181,7 @@ class SensitivitySection(_M):
     smallest_change: ThresholdModel | None
     thresholds: list[ThresholdModel]
     no_threshold: list[str]
+    advice_change: AdviceChangeModel | None = None
     monte_carlo: MonteCarlo
     method: dict[str, float]
 

@@ -9,12 +9,12 @@ from typing import Any, Literal
 from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.schema import Hardware, Support
 from advisor.profile import ResolvedProfile
-from advisor.scoring.decision import BreakEven
+from advisor.scoring.decision import BreakEven, advised
 from advisor.scoring.evidence import machine_busy
 from advisor.scoring.explain import Breakdown
 from advisor.scoring.fleet import FloorFinding
 from advisor.scoring.migration import MoveCost
-from advisor.scoring.sensitivity import Sensitivity
+from advisor.scoring.sensitivity import Sensitivity, advice_change_sentence
 
 #: Whom the advice is for: one person's profile (`report`) or a team's aggregated one (`team decide`).
 Audience = Literal["profile", "team"]
@@ -109,10 +109,10 @@ def recommend(
     tied_with = list(sens.tied_with)
     decision = "choose" if not current else ("stay" if top.framework in current else "move")
     steps: list[str] = []
-    if gap is not None and top.framework == gap.challenger and not gap.pays:
+    if advised(ranking, gap) is not top:
         # Stay is the default: the winner's lead does not pay for the move, so the incumbent is the advice.
-        by_name = {b.framework: b for b in ranking}
-        top, decision = by_name[gap.incumbent], "stay"
+        assert gap is not None  # advised() names another framework only where a move does not pay
+        top, decision = advised(ranking, gap), "stay"
         tied_with = [gap.challenger]
         steps.append(gap.statement)
     name = top.name
@@ -188,12 +188,9 @@ def recommend(
     floor = (floors or {}).get(top.framework)
     for note in ([floor.message] if floor else []) + serving_gaps(kb, top.framework, resolved):
         steps.append(note[0].upper() + note[1:] + ".")
-    if sens.smallest is not None and sens.verdict != "tie" and top is ranking[0]:
-        t = sens.smallest
-        steps.append(
-            f"Check the weight of {kb.criteria[t.criterion].name}: at {100 * t.threshold_weight:.0f}% "
-            f"(now {100 * t.current_weight:.0f}%) {kb.frameworks[t.new_winner].name} would win."
-        )
+    if sens.advice_change is not None and sens.verdict != "tie":
+        names = {**{c: k.name for c, k in kb.criteria.items()}, **{f: k.name for f, k in kb.frameworks.items()}}
+        steps.append("Check the weights: " + advice_change_sentence(sens.advice_change, names))
     steps.append(f"Run `fwadvisor checklist` for the onboarding checklist for {name}.")
     verdict = "tie" if decision == "stay" and top is not ranking[0] else sens.verdict
     return Recommendation(top.framework, name, verdict, tied_with, summary, steps, decision, gap, audience)

@@ -24,10 +24,14 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from advisor.knowledge.base import KnowledgeBase
+from advisor.profile.resolve import WEIGHT_SCALE_MAX
 from advisor.scoring.explain import Breakdown
 from advisor.scoring.migration import MoveCost
-from advisor.scoring.sensitivity import TIE_GAP, Sensitivity
+from advisor.scoring.sensitivity import TIE_GAP, AdviceChange, Sensitivity
 
 MIGRATION = "migration_cost"
 
@@ -88,6 +92,23 @@ def benefit(b: Breakdown) -> float:
     return math.fsum(c for _, c in parts) / total_w if total_w > 0 else b.total
 
 
+def move_pays(lead: Any, value_stay: Any, value_move: Any, tied: Any = False) -> Any:
+    """The stay/move rule, for numbers or NumPy arrays alike: the challenger leads the ranking by the margin
+    without a statistical tie, and what it delivers after the move (NaN: no effort estimate) beats staying by it.
+    """
+    value_move = np.asarray(value_move, dtype=float)
+    paid = np.isnan(value_move) | (np.nan_to_num(value_move) - value_stay >= TIE_GAP)
+    return (np.asarray(lead) >= TIE_GAP) & np.logical_not(tied) & paid
+
+
+def advised(ranking: list[Breakdown], gap: BreakEven | None) -> Breakdown:
+    """The framework the advice names: the ranking's first, or the incumbent where the move does not pay."""
+    top = ranking[0]
+    if gap is not None and top.framework == gap.challenger and not gap.pays:
+        return next(b for b in ranking if b.framework == gap.incumbent)
+    return top
+
+
 def break_even(
     kb: KnowledgeBase,
     ranking: list[Breakdown],
@@ -118,7 +139,7 @@ def break_even(
     stay_cost = costs.get(inc.framework)
     value_stay = max(0.0, 1.0 - (stay_cost.share[0] + stay_cost.share[1]) / 2) * b_i if stay_cost else b_i
     ranked_ahead = lead >= TIE_GAP and not tied
-    pays = ranked_ahead and (value_move is None or value_move - value_stay >= TIE_GAP)
+    pays = bool(move_pays(lead, value_stay, math.nan if value_move is None else value_move, tied))
     max_share = 1.0 - (value_stay + TIE_GAP) / b_c if b_c > value_stay + TIE_GAP else None
     max_effort = max_share * cost.capacity if cost is not None and max_share is not None else None
     max_kloc = cost.kloc_for_share(max_share) if cost is not None and max_share is not None else None
@@ -217,3 +238,76 @@ def _statement(
     else:
         parts.append(f"Stay with {i}.")
     return " ".join(parts)
+
+
+def _advised_rows(
+    x: NDArray[np.float64], w: NDArray[np.float64], current: NDArray[np.bool_], shares: NDArray[np.float64],
+    migration: NDArray[np.bool_],
+) -> NDArray[np.int64]:
+    """Per row of weights `w` (0-5 scale), the index of the framework the advice names (-1: no weight left)."""
+    total = w.sum(axis=1)
+    valid = total > 0
+    totals = (w / np.where(valid, total, 1.0)[:, None]) @ x.T
+    wb = np.where(migration, 0.0, w)
+    bt = wb.sum(axis=1)
+    benefits = np.where((bt > 0)[:, None], (wb / np.where(bt > 0, bt, 1.0)[:, None]) @ x.T, totals)
+    top = np.argmax(totals, axis=1)  # the first of equal totals, as the ranking's stable order has it
+    if not current.any() or current.all():
+        return np.where(valid, top, -1)
+    rows = np.arange(len(w))
+    inc = np.argmax(np.where(current, totals, -np.inf), axis=1)
+    chal = np.argmax(np.where(current, -np.inf, totals), axis=1)
+    b_c = benefits[rows, chal]
+    value_move = np.maximum(0.0, 1.0 - shares[chal]) * b_c  # NaN where there is no effort estimate
+    # Staying costs the incumbent its share too where other incumbents' code must be ported into it.
+    value_stay = np.maximum(0.0, 1.0 - np.nan_to_num(shares[inc])) * benefits[rows, inc]
+    pays = move_pays(totals[rows, chal] - totals[rows, inc], value_stay, value_move)
+    return np.where(valid, np.where(current[top], top, np.where(pays, chal, inc)), -1)
+
+
+def advice_change(
+    ranking: list[Breakdown],
+    weights: dict[str, float],
+    current: list[str],
+    costs: dict[str, MoveCost],
+    now: str,
+) -> AdviceChange | None:
+    """The single weight nearest to its value now (0.01 steps on the 0-5 scale) at which the advice changes.
+
+    Every other weight stays as it is, as in What-if. Where the rule here does not name `now` (the advice
+    the report gives), a statistical tie decided it, and no single weight is named.
+    """
+    if len(ranking) < 2:
+        return None
+    criteria = [c.criterion for c in ranking[0].contributions]
+    names = [b.framework for b in ranking]
+    x = np.array([[c.score for c in b.contributions] for b in ranking], dtype=float)
+    raw = np.array([weights[c] for c in criteria], dtype=float)
+    cur = np.array([n in current for n in names])
+    shares = np.array([sum(costs[n].share) / 2 if n in costs else math.nan for n in names])
+    mig = np.array([c == MIGRATION for c in criteria])
+    if names[int(_advised_rows(x, raw[None, :], cur, shares, mig)[0])] != now:
+        return None
+    top = max(WEIGHT_SCALE_MAX, float(raw.max()))
+    grid = np.arange(round(top * 100) + 1) / 100
+    best: tuple[float, int, float, int] | None = None  # (distance, criterion, value, framework)
+    here = names.index(now)
+    for k in range(len(criteria)):
+        w = np.repeat(raw[None, :], grid.size, axis=0)
+        w[:, k] = grid
+        idx = _advised_rows(x, w, cur, shares, mig)
+        # Strictly past the change: a hair nearer to the value now must give it too (at a tie nothing changes yet).
+        w[:, k] = np.maximum(0.0, grid - 1e-6 * np.sign(grid - raw[k]))
+        nearer = _advised_rows(x, w, cur, shares, mig)
+        changed = (idx >= 0) & (idx != here) & (nearer >= 0) & (nearer != here)
+        if not changed.any():
+            continue
+        dist = np.where(changed, np.abs(grid - raw[k]), np.inf)
+        j = int(np.argmin(dist))
+        if best is None or dist[j] < best[0]:
+            best = (float(dist[j]), k, float(grid[j]), int(idx[j]))
+    if best is None:
+        return None
+    _d, k, value, i = best
+    decision = "choose" if not current else ("stay" if names[i] in current else "move")
+    return AdviceChange(criteria[k], float(raw[k]), round(value, 2), names[i], decision)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -16,7 +16,7 @@ from advisor.scoring import evidence as ev
 from advisor.scoring import setup_evidence as setup
 from advisor.scoring.advice import Audience, Recommendation, recommend, serving_gaps
 from advisor.scoring.constraints import Exclusion, apply_constraints
-from advisor.scoring.decision import BreakEven, break_even
+from advisor.scoring.decision import BreakEven, advice_change, advised, break_even
 from advisor.scoring.domains import domain_ecosystem
 from advisor.scoring.explain import Breakdown, Contribution, EvidenceSource, Status, blend, on_grid, total_of
 from advisor.scoring.fleet import FloorFinding, nvidia_finding, python_finding, team_fleet
@@ -225,8 +225,10 @@ def assess(
     weights = [norm[c] for c in criteria]
     closeness = topsis(matrix, weights) if ranking else np.zeros(0)
     topsis_scores = {n: float(v) for n, v in zip(names, closeness, strict=True)}
+    # The profile's own weights (0-5): the analysis normalises them and states thresholds on their scale.
+    scale = [resolved.weights[c] for c in criteria]
     sens = (
-        analyse(matrix, weights, names, criteria, seed=seed, draws=draws, totals=[b.total for b in ranking])
+        analyse(matrix, scale, names, criteria, seed=seed, draws=draws, totals=[b.total for b in ranking])
         if ranking
         else None
     )
@@ -266,7 +268,11 @@ def assess(
             )
     else:
         order = []
-    verdict_gap = break_even(kb, ranking, list(resolved.profile.team.current), costs, sens)
+    current = list(resolved.profile.team.current)
+    verdict_gap = break_even(kb, ranking, current, costs, sens)
+    if sens is not None:
+        now = advised(ranking, verdict_gap).framework
+        sens = replace(sens, advice_change=advice_change(ranking, resolved.weights, current, costs, now))
     rec = recommend(kb, resolved, ranking, sens, present, bench, verdict_gap, costs, audience, floors)
     return Assessment(
         resolved=resolved,

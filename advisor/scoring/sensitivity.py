@@ -17,13 +17,14 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from advisor.profile.resolve import WEIGHT_SCALE_MAX
 from advisor.scoring.mcda import normalize_weights
 
 TIE_SHARE = 0.20
@@ -43,6 +44,27 @@ class Threshold:
     change: float  # threshold_weight - current_weight (share points, signed)
     raw_factor: float | None  # multiply this criterion's raw weight by this (None: from zero)
     new_winner: str
+    value_now: float = 0.0  # the weight now, on the scale the profile is written on (0-5)
+    value: float = 0.0  # the weight to set there, others unchanged: rounded to 0.01 past the tie
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form for the report."""
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class AdviceChange:
+    """The one weight, on the profile's 0-5 scale, nearest to its value now at which the advice changes.
+
+    `value` is a multiple of 0.01 already past the tie, so typing it (What-if, a profile) reproduces the
+    change; the advice there follows the stay/move rule (`scoring.decision`), not the ranking alone.
+    """
+
+    criterion: str
+    value_now: float
+    value: float
+    framework: str  # advised at `value`
+    decision: str  # "choose" (no incumbent), "stay" or "move", at `value`
 
     def to_json(self) -> dict[str, Any]:
         """JSON form for the report."""
@@ -66,6 +88,7 @@ class Sensitivity:
     gap_quantiles: dict[str, float]  # p5/p50/p95 of winner minus runner-up under perturbation
     verdict: str  # "clear", "likely", "tie" or "single" (only one candidate)
     tied_with: list[str] = field(default_factory=list)
+    advice_change: AdviceChange | None = None  # the engine sets it once the stay/move rule has been applied
 
     @property
     def smallest(self) -> Threshold | None:
@@ -83,6 +106,7 @@ class Sensitivity:
             "smallest_change": self.smallest.to_json() if self.smallest else None,
             "thresholds": [t.to_json() for t in self.thresholds],
             "no_threshold": list(self.no_threshold),
+            "advice_change": self.advice_change.to_json() if self.advice_change else None,
             "monte_carlo": {
                 "draws": self.draws,
                 "spread": self.spread,
@@ -95,6 +119,13 @@ class Sensitivity:
         }
 
 
+def past(target: float, now: float) -> float:
+    """`target` rounded to 0.01 away from `now`, strictly past it: at the tie itself nothing changes yet."""
+    hundredths = round(target * 100, 6)
+    n = math.floor(hundredths) + 1 if target >= now else math.ceil(hundredths) - 1
+    return max(0.0, round(n / 100, 2))
+
+
 def weight_thresholds(
     matrix: NDArray[np.float64],
     weights: Sequence[float],
@@ -104,9 +135,11 @@ def weight_thresholds(
 ) -> tuple[list[Threshold], list[str]]:
     """Exact smallest winner-changing change per criterion (sorted by size), and criteria with none.
 
-    `win` is the index of the current winner (default: the highest weighted sum).
+    `weights` are the profile's (0-5; normalised here), so each threshold is also stated as the weight to
+    set on that scale. `win` is the index of the current winner (default: the highest weighted sum).
     """
     x = np.asarray(matrix, dtype=float)
+    raw = np.asarray(weights, dtype=float)
     w = normalize_weights(weights)
     totals = x @ w
     if win is None:
@@ -132,11 +165,16 @@ def weight_thresholds(
             continue
         delta, i = best
         new = (w[k] + delta) / (1.0 + delta)
+        # The same share as a weight on the profile's scale, the others unchanged: v / (v + rest) = new.
+        rest = float(raw.sum() - raw[k])
+        value = past(new * rest / (1.0 - new), float(raw[k])) if new < 1.0 else math.inf
         # A weight near the smallest float (5e-324) overflows the factor: "unbounded" is None, as for a zero weight.
         with np.errstate(over="ignore", divide="ignore"):
             factor = float((w[k] + delta) / w[k]) if w[k] > 0 else None
         factor = factor if factor is not None and math.isfinite(factor) else None
-        found.append(Threshold(cid, float(w[k]), float(new), float(new - w[k]), factor, names[i]))
+        found.append(
+            Threshold(cid, float(w[k]), float(new), float(new - w[k]), factor, names[i], float(raw[k]), value)
+        )
     found.sort(key=lambda t: abs(t.change))
     return found, none
 
@@ -204,3 +242,17 @@ def analyse(
     return Sensitivity(
         names[win], names[second], gap, thresholds, none, draws, spread, seed, share, mean_rank, quant, verdict, tied
     )
+
+
+def advice_change_sentence(
+    change: AdviceChange | None, names: Mapping[str, str], scale_max: float = WEIGHT_SCALE_MAX
+) -> str:
+    """The advice change as a person reads it and can type it; `names` maps criterion and framework ids to names."""
+    if change is None:
+        return f"No single weight on the 0-{scale_max:g} scale changes the advice, the others unchanged."
+    fw = names.get(change.framework, change.framework)
+    head = {"stay": f"Staying with {fw} is advised", "move": f"Moving to {fw} is advised"}.get(
+        change.decision, f"{fw} wins"
+    )
+    crit = names.get(change.criterion, change.criterion)
+    return f"{head} if you set {crit} to {change.value:.2f} (now {change.value_now:.2f}), others unchanged."

@@ -20,6 +20,10 @@ class Unavailable(Exception):
     """A core capability is not available in this build (module missing) or failed to load."""
 
 
+class ProfileProblem(Exception):
+    """The core refused the walk's answers as a profile; the text is its one line (file, field, problem)."""
+
+
 def _module(name: str) -> ModuleType:
     # Deferred import: keeps first paint fast and lets the app run while a core piece is absent.
     try:
@@ -161,13 +165,13 @@ def profile_raw(answers: dict[str, Any]) -> dict[str, Any]:
     return raw
 
 
-def check_answer(path: Sequence[str], value: Any) -> str | None:
+def check_answer(path: Sequence[str], value: Any, source: str = "Team step") -> str | None:
     """None when `value` at `path` (e.g. team.size) passes the profile loader's own check, else its one line."""
     raw: Any = value
     for key in reversed(path):
         raw = {key: raw}
     try:
-        _attr("advisor.profile", "parse_profile")(raw, "Team step")
+        _attr("advisor.profile", "parse_profile")(raw, source)
     except _attr("advisor.errors", "ProfileError") as exc:
         return str(exc)
     return None
@@ -191,6 +195,37 @@ def build_profile(answers: dict[str, Any]) -> Any:
 def resolve(kb: Any, answers: dict[str, Any]) -> Any:
     """The profile checked against the knowledge base, with the scenario's defaults merged in."""
     return _attr("advisor.profile", "resolve_profile")(build_profile(answers), kb)
+
+
+def default_scenario() -> str:
+    """The scenario the core reads a profile without scenario or weights as."""
+    return str(_attr("advisor.profile", "DEFAULT_SCENARIO"))
+
+
+def weight_scale_max() -> float:
+    """The top of the one weight scale (0 = ignore ... 5 = decisive)."""
+    return float(_attr("advisor.profile", "WEIGHT_SCALE_MAX"))
+
+
+def resolved_weights(
+    kb: Any, scenario: str | None, weights: dict[str, float], pairwise: Sequence[Sequence[Any]]
+) -> dict[str, float]:
+    """Every criterion's weight on the 0-5 scale, as the core's resolver reads these answers."""
+    raw: dict[str, Any] = {"scenario": scenario}
+    if pairwise:
+        raw["pairwise"] = [list(j) for j in pairwise]
+    elif weights:
+        raw["weights"] = dict(weights)
+    try:
+        profile = _attr("advisor.profile", "parse_profile")(raw, "<walk>")
+        return dict(_attr("advisor.profile", "resolve_profile")(profile, kb).weights)
+    except _attr("advisor.errors", "ProfileError") as exc:
+        raise ProfileProblem(str(exc)) from exc
+
+
+def shares(weights: dict[str, float]) -> dict[str, float]:
+    """Each weight's share of the total (they sum to 1), as the core normalises them."""
+    return dict(_attr("advisor.profile", "weights_table")(weights))
 
 
 def pairwise_weights(judgements: Sequence[tuple[str, str, float]]) -> tuple[dict[str, float], float | None]:
@@ -217,6 +252,11 @@ def assess(
     assessment = engine(kb, resolved, probe=probe, bench=bench, **extra)
     build = _attr("advisor.report", "build_report")
     return _json(build(assessment, kb, probe=probe, bench=bench, profile_source="interactive advisor (fwadvisor)"))
+
+
+def advice_change_line(report: dict[str, Any]) -> str | None:
+    """The weight (0-5) that changes the report's advice, in the words the CLI and the Markdown use."""
+    return _attr("advisor.report.sensitivity_text", "advice_change_line")(report)  # type: ignore[no-any-return]
 
 
 def report_markdown(report: dict[str, Any]) -> str:
@@ -257,11 +297,8 @@ def answers_from_profile(profile: Any) -> dict[str, Any]:
     current = list(profile.team.current)
     levels = {profile.team.experience.get(f) for f in current} - {None}
     cons = profile.constraints
-    weights = dict(profile.weights or {})
+    weights = dict(profile.weights or {})  # the profile's own, on the 0-5 scale; the rest stay the scenario's
     pairwise = [list(j) for j in profile.pairwise or []]
-    if pairwise:
-        derived, _cr = pairwise_weights([(str(a), str(b), float(x)) for a, b, x in pairwise])
-        weights = {k: round(v * 100, 1) for k, v in derived.items()}  # shown as percentages
     env = profile.environment
     return {
         "scenario": profile.scenario,

@@ -71,6 +71,9 @@ class AdvisorState(App[None]):
         self.settings: Settings = load_settings(settings_path)
         if not resume:
             self.settings.walk = Walk()
+        else:
+            for note in self.settings.notes:  # a value dropped or converted from the saved walk: said once
+                self.notify(note, severity="warning", timeout=15, markup=False)
         self.walk: Walk = self.settings.walk
         if resume and live and probe is None and bench is None and self.walk.step != "welcome":
             # A resumed walk keeps the evidence measured last time (the user can measure again).

@@ -126,6 +126,7 @@ def summary(report: dict[str, Any]) -> None:
 
     from advisor.cli.output import cell
     from advisor.cli.output import console as make_console
+    from advisor.report.sensitivity_text import advice_change_line
 
     console = make_console()
     rec = report["recommendation"]
@@ -163,13 +164,8 @@ def summary(report: dict[str, Any]) -> None:
             f"Stability: [bold]{sens['verdict']}[/]; {sens['winner']} wins {100 * mc['win_share'][sens['winner']]:.0f}%"
         )
         line += f" of {mc['draws']} draws with weights ±{100 * mc['spread']:.0f}%"
-        if sens["smallest_change"]:
-            t = sens["smallest_change"]
-            line += (
-                f"; {t['new_winner']} would win if {t['criterion']} weighed "
-                f"{100 * t['threshold_weight']:.0f}% (now {100 * t['current_weight']:.0f}%)"
-            )
-        console.print(line)
+        change = advice_change_line(report)
+        console.print(line + (f". {cell(change)}" if change else ""))
     for x in report["exclusions"]:
         if x["kind"] == "constraint":
             console.print(f"[yellow]excluded[/] {cell(x['framework'])}: {cell('; '.join(x['reasons']))}")

@@ -5,32 +5,39 @@ from __future__ import annotations
 import platform
 from typing import Any
 
+from advisor.tui import core
 from advisor.tui.data.state import Walk
 
-#: The weight of a criterion nobody weighted, when no scenario gives one (all criteria equal).
-EQUAL_WEIGHT = 10.0
+
+def weight_scenario(walk: Walk, kb: Any) -> str | None:
+    """The scenario whose preset holds the weights the user did not set (the balanced default where none is chosen)."""
+    if walk.scenario or not walk.weights or walk.pairwise:
+        return walk.scenario
+    default = core.default_scenario()
+    return default if kb is not None and default in kb.scenarios else None
 
 
 def effective_weights(walk: Walk, kb: Any) -> dict[str, float]:
-    """The user's weights; criteria they never touched take the scenario's weight (or all equal)."""
+    """Every criterion's weight on the 0-5 scale, as the core reads the walk: the user's own, else the preset's.
+
+    The core's resolver decides (scenario presets scaled so their largest weight is 5, pairwise answers as
+    5 x their AHP shares); the walk keeps only the weights the user set.
+    """
     if kb is None:
         return dict(walk.weights)
-    preset = kb.scenarios.get(walk.scenario) if walk.scenario else None
-    out: dict[str, float] = {}
-    for cid in kb.criteria:
-        if cid in walk.weights:
-            out[cid] = walk.weights[cid]
-        elif preset is not None:
-            out[cid] = float(preset.weights.get(cid, 0.0))
-        else:
-            out[cid] = EQUAL_WEIGHT
-    return out
+    own = {c: w for c, w in walk.weights.items() if c in kb.criteria}
+    scenario = weight_scenario(walk, kb)
+    scenario = scenario if scenario in kb.scenarios else None  # the Team step shows an unknown one as the error
+    try:
+        return core.resolved_weights(kb, scenario, own, walk.pairwise)
+    except core.ProfileProblem:  # answers the core refuses (the ranking says why): the preset's weights meanwhile
+        return core.resolved_weights(kb, scenario, {}, [])
 
 
 def walk_answers(walk: Walk, kb: Any, weights: dict[str, float] | None = None) -> dict[str, Any]:
     """The answers the core scores; `weights` (what-if) replaces the walk's weights and its pairwise answers."""
     answers: dict[str, Any] = {
-        "scenario": walk.scenario,
+        "scenario": weight_scenario(walk, kb),
         "current_frameworks": list(walk.current_frameworks),
         "experience": walk.experience,
         "codebase_size": walk.codebase_size,
@@ -42,7 +49,8 @@ def walk_answers(walk: Walk, kb: Any, weights: dict[str, float] | None = None) -
         "fleet": [dict(f) for f in walk.fleet],
         "serving": list(walk.serving),
         "environment": {"os": list(walk.os or []), "python": walk.python},
-        "weights": dict(weights if weights is not None else effective_weights(walk, kb)),
+        # What-if gives every weight; the walk only the ones the user set (the rest stay the scenario's).
+        "weights": dict(weights if weights is not None else walk.weights),
         "constraints": {
             "must_run_on": list(walk.must_run_on),
             "must_deploy_to": list(walk.must_deploy_to),

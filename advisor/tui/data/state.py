@@ -35,6 +35,35 @@ BENCH_PRESETS: tuple[str, ...] = ("none", "quick", "standard", "thorough")
 
 STATE_FILE = "tui-state.json"
 EVIDENCE_FILE = "tui-evidence.json"
+#: 2: weights on the profiles' 0-5 scale, only those the user set. Files without it held percentages.
+STATE_VERSION = 2
+WEIGHT_SCALE_MAX = 5.0  # advisor.profile.WEIGHT_SCALE_MAX (a test holds them equal)
+
+#: Where each answer sits in a profile: the profile loader checks a saved value there, as for a typed one.
+_PROFILE_PATH: dict[str, tuple[str, ...]] = {
+    "scenario": ("scenario",),
+    "current_frameworks": ("team", "current"),
+    "experience": ("team", "experience", "x"),
+    "experience_by": ("team", "experience"),
+    "codebase_size": ("codebase", "size"),
+    "team_size": ("team", "size"),
+    "horizon_months": ("team", "horizon_months"),
+    "kloc_by": ("codebase", "by_framework"),
+    "domains": ("domains",),
+    "domain_weights": ("domains",),
+    "serving": ("serving",),
+    "os": ("environment", "os"),
+    "python": ("environment", "python"),
+    "jurisdictions": ("constraints", "maintainer_jurisdictions"),
+    "multi_backend": ("constraints", "multi_backend"),
+    "fleet": ("fleet",),
+    "licenses": ("constraints", "licenses"),
+    "weights": ("weights",),
+    "pairwise": ("pairwise",),
+    "must_run_on": ("constraints", "must_run_on"),
+    "must_deploy_to": ("constraints", "must_deploy_to"),
+    "exclude": ("constraints", "exclude"),
+}
 
 #: The types a state-file value may have where the field's default is None (else a string).
 _OPTIONAL: dict[str, tuple[type, ...]] = {"team_size": (int,), "os": (list,)}
@@ -78,33 +107,83 @@ class Walk:
 
     @classmethod
     def from_json(cls, data: Any) -> Walk:
-        """Rebuild from the state file; unknown or ill-typed keys are dropped rather than trusted."""
+        """Rebuild from the state file; unknown, ill-typed or invalid values are dropped rather than trusted."""
+        return cls.read(data)[0]
+
+    @classmethod
+    def read(cls, data: Any, version: int = STATE_VERSION) -> tuple[Walk, list[str]]:
+        """The walk from the state file, and one line per value dropped or converted (the rest is kept).
+
+        Each value is checked where it sits in a profile, by the profile loader itself, so a value the
+        loader would refuse (`codebase_size: huge`) never reaches a screen. Weights of a file older than
+        `STATE_VERSION` were percentages: converted to 0-5 where that is certain, else dropped.
+        """
         walk = cls()
+        notes: list[str] = []
         if not isinstance(data, dict):
-            return walk
+            return walk, notes
         for key, default in asdict(walk).items():
-            value = data.get(key, default)
-            if (
+            if key not in data:
+                continue
+            value = data[key]
+            if not (
                 type(value) is type(default)
                 or (type(default) is float and type(value) is int)
                 or (default is None and type(value) in _OPTIONAL.get(key, (str,)))
             ):
-                setattr(walk, key, value)
-        walk.kloc_by = {k: float(v) for k, v in walk.kloc_by.items() if type(v) in (int, float)}
-        walk.experience_by = {k: v for k, v in walk.experience_by.items() if v in EXPERIENCE_LEVELS}
-        if walk.os is not None:
-            walk.os = [o for o in walk.os if isinstance(o, str)]
+                notes.append(f"walk.{key}: a {type(value).__name__} where a {_kind(default, key)} belongs; dropped")
+                continue
+            problem = _check(key, value)
+            if problem is not None:
+                notes.append(f"walk.{key}: {problem}; dropped")
+                continue
+            setattr(walk, key, value)
         if walk.step not in STEPS:
+            notes.append(f"walk.step: {walk.step!r} is not a step of the walk")
             walk.step = "welcome"
-        walk.pairwise = [
-            list(j)
-            for j in walk.pairwise
-            if isinstance(j, list)
-            and len(j) == 3
-            and all(isinstance(c, str) for c in j[:2])
-            and isinstance(j[2], int | float)
-        ]
-        return walk
+        if walk.bench_preset not in BENCH_PRESETS:
+            notes.append(f"walk.bench_preset: {walk.bench_preset!r} is not one of {', '.join(BENCH_PRESETS)}")
+            walk.bench_preset = "quick"
+        walk.kloc_by = {k: float(v) for k, v in walk.kloc_by.items()}
+        walk.pairwise = [list(j) for j in walk.pairwise]
+        if walk.pairwise:
+            walk.weights = {}  # the answers, not weights, are the profile's
+        elif version < STATE_VERSION and walk.weights:
+            notes.append(_old_weights(walk))
+        return walk, notes
+
+
+def _kind(default: Any, key: str) -> str:
+    if default is None:
+        return " or ".join(t.__name__ for t in _OPTIONAL.get(key, (str,)))
+    return type(default).__name__
+
+
+def _check(key: str, value: Any) -> str | None:
+    """The profile loader's objection to `value` where `key` sits in a profile (None: none)."""
+    from advisor.tui import core  # deferred: the settings (theme) are read before the core is needed
+
+    path = _PROFILE_PATH.get(key)
+    if path is None or value is None or value == [] or value == {}:
+        return None
+    if key == "experience_by":
+        value = dict(value)
+    problem = core.check_answer(path, value, source="saved walk")
+    return None if problem is None else problem.removeprefix("saved walk: ")
+
+
+def _old_weights(walk: Walk) -> str:
+    """Weights saved as percentages by an older version: to 0-5 with the same shares, or dropped when unsure."""
+    top = max(walk.weights.values())
+    if top > WEIGHT_SCALE_MAX:
+        # That version saved every criterion's weight once one was changed, so scaling keeps every share.
+        walk.weights = {k: round(v * WEIGHT_SCALE_MAX / top, 2) for k, v in walk.weights.items()}
+        return "walk.weights: saved as percentages by an older version; converted to the 0-5 scale (same shares)"
+    walk.weights = {}
+    return (
+        "walk.weights: saved by an older version, on a scale that cannot be told (percent or 0-5); dropped, "
+        "the scenario's weights apply"
+    )
 
 
 @dataclass
@@ -114,6 +193,8 @@ class Settings:
     theme: str | None = None
     last_profile: str | None = None  # path of the profile last loaded or exported
     walk: Walk = field(default_factory=Walk)
+    #: What reading the file dropped or converted, one line each (shown once; never saved).
+    notes: list[str] = field(default_factory=list, compare=False)
 
 
 #: The settings hold a theme, a path and the walk's answers: kilobytes. A larger file is not ours.
@@ -137,16 +218,24 @@ def load_settings(path: Path | None = None) -> Settings:
         return Settings()
     theme = data.get("theme")
     last = data.get("last_profile")
+    version = data.get("version")
+    walk, notes = Walk.read(data.get("walk"), version if type(version) is int else 1)
     return Settings(
         theme=theme if isinstance(theme, str) else None,
         last_profile=last if isinstance(last, str) else None,
-        walk=Walk.from_json(data.get("walk")),
+        walk=walk,
+        notes=[f"{path}: {note}; the rest of the walk is kept" for note in notes],
     )
 
 
 def save_settings(settings: Settings, path: Path | None = None) -> None:
     """Write the settings atomically."""
-    data = {"theme": settings.theme, "last_profile": settings.last_profile, "walk": settings.walk.to_json()}
+    data = {
+        "version": STATE_VERSION,
+        "theme": settings.theme,
+        "last_profile": settings.last_profile,
+        "walk": settings.walk.to_json(),
+    }
     atomic_write_text(path or state_path(), json.dumps(data, indent=2) + "\n")
 
 

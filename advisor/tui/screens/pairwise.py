@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -35,6 +36,7 @@ class PairwiseScreen(ModalScreen[list[tuple[str, str, float]] | None]):
         self.pairs += [(i, i + 2) for i in range(len(criteria) - 2)]
         self.index = 0
         self.judgements: list[tuple[str, str, float]] = []
+        self._values: dict[Button, float] = {}
 
     def compose(self) -> ComposeResult:
         """Question, the two criteria, the five answers."""
@@ -43,8 +45,10 @@ class PairwiseScreen(ModalScreen[list[tuple[str, str, float]] | None]):
             yield Static("", id="pair-question")
             # One answer a line: five labels side by side do not fit 80 columns (the fifth was cut).
             with Vertical(id="pair-answers"):
-                for k, label, _v in ANSWERS:
-                    yield Button(f"{k}  {label}", id=f"ans-{k}", compact=True)
+                for k, label, v in ANSWERS:
+                    button = Button(f"{k}  {label}", id=f"ans-{k}", compact=True)
+                    self._values[button] = v
+                    yield button
             yield Static("", id="pair-progress")
 
     def on_mount(self) -> None:
@@ -74,7 +78,7 @@ class PairwiseScreen(ModalScreen[list[tuple[str, str, float]] | None]):
         """Abandon: the weights stay as they were."""
         self.dismiss(None)
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        """Mouse: the answer buttons."""
-        key = (event.button.id or "ans-3")[4:]
-        self.action_answer(next(v for k, _l, v in ANSWERS if k == key))
+    @on(Button.Pressed, "#pair-answers Button")
+    def _clicked(self, event: Button.Pressed) -> None:
+        """Mouse: the answer buttons (each carries its answer's value)."""
+        self.action_answer(self._values[event.button])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -27,9 +28,12 @@ class PrioritiesScreen(StepScreen):
 
     step = "priorities"
     HELP = (
-        "Each row is one criterion of the evaluation matrix with its description; weights read as "
-        "percentages like the scenario presets (the core normalises them). Up/Down (or Tab) move between "
-        "criteria; + or - change the focused one by 1, ] or [ by 5 (or click the buttons); 0 ignores it; "
+        "Each row is one criterion of the evaluation matrix with its description and its weight on the "
+        "profiles' scale: 0 ignores it, 5 makes it decisive; the % beside it is its share of all the weights. "
+        "Criteria you do not set keep the scenario's weight (its preset, scaled so its largest weight is 5), and "
+        "only the weights you set are written as yours in an exported profile. Up/Down (or Tab) move between "
+        "criteria; + or - change the focused one by 0.5, ] or [ by 1 (or click the buttons); Enter types a "
+        "value (e.g. one the sensitivity names); 0 ignores it; "
         "the arrow keys never change a weight. `p` fills the weights from the scenario preset (it asks "
         "first when you set weights) and `u` undoes it; `w` asks pairwise 'which matters more?' questions "
         "instead (their answers are saved in the profile); `m` opens the team decision from several "
@@ -82,6 +86,7 @@ class PrioritiesScreen(StepScreen):
         weights_box.mount_all(
             WeightRow(cid, c.name, c.description, weights.get(cid, 0.0)) for cid, c in app.kb.criteria.items()
         )
+        self.call_after_refresh(self._show_weights)
         from advisor.checklist import HARDWARE_LABELS  # display names of the hardware ids the constraints use
         from advisor.knowledge.schema import Hardware
 
@@ -122,13 +127,25 @@ class PrioritiesScreen(StepScreen):
         else:
             target.update(ranking_table(message.report))
 
-    def on_weight_changed(self, message: WeightChanged) -> None:
-        """A weight changed: remember it and re-rank (the weights are now the user's own, not pairwise)."""
+    @on(WeightChanged)
+    def _weight_changed(self, message: WeightChanged) -> None:
+        """A weight changed: it is now the user's own (pairwise answers give way to weights), then re-rank."""
         walk = self.advisor.walk
-        walk.weights = {**self.advisor.effective_weights(), message.criterion: message.weight}
+        # After pairwise answers every weight was derived from them: all become the user's, on the same scale.
+        mine = self.advisor.effective_weights() if walk.pairwise else walk.weights
+        walk.weights = {**mine, message.criterion: message.weight}
         walk.pairwise = []
         self.advisor.save()
+        self._show_weights()
         self.request_ranking()
+
+    def _show_weights(self) -> None:
+        """Every row's value and share as the core reads the walk now (the preset's where the user set none)."""
+        weights = self.advisor.effective_weights()
+        shares = core.shares(weights)
+        for row in self.query(WeightRow):
+            row.set_weight(weights.get(row.criterion, 0.0))
+            row.set_share(shares.get(row.criterion))
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
         """A hard constraint toggled."""
@@ -146,19 +163,18 @@ class PrioritiesScreen(StepScreen):
         self.request_ranking()
 
     def _set_all(self, weights: dict[str, float], pairwise: list[list[Any]] | None = None) -> None:
-        """Replace every weight at once (preset, pairwise answers, undo); the old ones can be had back with `u`."""
+        """Replace the user's weights at once (preset, pairwise answers, undo); `u` has the old ones back."""
         walk = self.advisor.walk
         self.undo_stack.append((dict(walk.weights), [list(j) for j in walk.pairwise]))
         del self.undo_stack[:-20]
-        for row in self.query(WeightRow):
-            row.set_weight(weights.get(row.criterion, 0.0))
         walk.weights = dict(weights)
         walk.pairwise = [list(j) for j in pairwise or []]
         self.advisor.save()
+        self._show_weights()
         self.request_ranking()
 
     def action_apply_preset(self) -> None:
-        """Fill every weight from the scenario preset (or equal weights); asks first when the user set weights."""
+        """Every weight back to the scenario preset's (or equal weights); asks first when the user set weights."""
         from advisor.tui.screens.confirm import ConfirmScreen
 
         app = self.advisor
@@ -184,14 +200,8 @@ class PrioritiesScreen(StepScreen):
         return kb.scenarios[sid].name if kb is not None and sid in kb.scenarios else str(sid)
 
     def _apply_preset(self, source: str) -> None:
-        app = self.advisor
-        walk = app.walk
-        mine, pairwise = dict(walk.weights), list(walk.pairwise)
-        walk.weights, walk.pairwise = {}, []
-        preset = app.effective_weights()
-        walk.weights, walk.pairwise = mine, pairwise  # so that undo gets them back
-        self._set_all(preset)
-        self.notify(f"weights set from {source}; u undoes")
+        self._set_all({})  # none of the user's own: every weight is the preset's
+        self.notify(f"weights set from {source}; u undoes", markup=False)
 
     def action_undo(self) -> None:
         """Put back the weights from before the last preset, pairwise answers or undo."""
@@ -200,20 +210,11 @@ class PrioritiesScreen(StepScreen):
             return
         weights, pairwise = self.undo_stack.pop()
         walk = self.advisor.walk
-        for row in self.query(WeightRow):
-            row.set_weight(weights.get(row.criterion, self._fallback(row.criterion)))
         walk.weights, walk.pairwise = weights, pairwise
         self.advisor.save()
+        self._show_weights()
         self.request_ranking()
         self.notify("weights put back")
-
-    def _fallback(self, criterion: str) -> float:
-        walk = self.advisor.walk
-        saved, walk.weights = walk.weights, {}
-        try:
-            return self.advisor.effective_weights().get(criterion, 0.0)
-        finally:
-            walk.weights = saved
 
     def action_switch_tab(self) -> None:
         """Between the Weights and Constraints tabs."""
@@ -244,12 +245,12 @@ class PrioritiesScreen(StepScreen):
             if not judgements:
                 return
             try:
-                weights, cr = core.pairwise_weights(judgements)
+                _weights, cr = core.pairwise_weights(judgements)
             except Exception as exc:  # noqa: BLE001 - shown, weights unchanged
                 self.notify(f"pairwise weights not available: {exc}", severity="error")
                 return
-            # AHP weights sum to 1; shown as percentages like the scenario presets.
-            self._set_all({k: round(v * 100, 1) for k, v in weights.items()}, [list(j) for j in judgements])
+            # The answers are kept; the core reads them as weights on the 0-5 scale (5 x the AHP share).
+            self._set_all({}, [list(j) for j in judgements])
             if cr is not None and cr > 0.1:
                 self.notify(f"answers are inconsistent (consistency ratio {cr:.2f} > 0.1)", severity="warning")
 

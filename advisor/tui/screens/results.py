@@ -5,12 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.markup import escape
 from textual.widgets import DataTable, Static, TabbedContent, TabPane
 
+from advisor.tui import core
 from advisor.tui.messages import AssessmentReady, EvidenceDone, WeightChanged
 from advisor.tui.screens.base import StepScreen
 from advisor.tui.screens.priorities import PREVIEW_DRAWS
@@ -28,8 +30,10 @@ class ResultsScreen(StepScreen):
         "The ranking comes from the core's scoring of your answers and the evidence. Move through it with "
         "the arrow keys; the Breakdown tab explains the highlighted framework criterion by criterion "
         "(contribution = weight × score, with the knowledge base's rationale, sources and the figures "
-        "measured here). Enter (or `c`) chooses it for onboarding. The What-if tab changes weights "
-        "without touching your answers and re-ranks at once; `r` resets it."
+        "measured here). Enter (or `c`) chooses it for onboarding. The What-if tab changes weights (0-5, as in "
+        "profiles; Enter on a row types a value, + and - step it) without touching your answers and re-ranks at "
+        "once; `r` resets it. The sensitivity names the one weight that changes the advice: type that value in "
+        "What-if to see it."
     )
     BINDINGS = [
         Binding("c", "choose", "Choose"),
@@ -95,21 +99,29 @@ class ResultsScreen(StepScreen):
             WeightRow(cid, c.name, c.description, weights.get(cid, 0.0), compact=True)
             for cid, c in app.kb.criteria.items()
         )
+        self.call_after_refresh(self._show_weights)
 
-    def on_weight_changed(self, message: WeightChanged) -> None:
-        """What-if: re-rank at once under the changed weights (the walk's answers are untouched)."""
+    def _show_weights(self) -> None:
+        weights = self.whatif or self.advisor.effective_weights()
+        shares = core.shares(weights)
+        for row in self.query(WeightRow):
+            row.set_weight(weights.get(row.criterion, 0.0))
+            row.set_share(shares.get(row.criterion))
+
+    @on(WeightChanged)
+    def _weight_changed(self, message: WeightChanged) -> None:
+        """What-if: re-rank at once under the changed weights, the others unchanged (the walk's answers too)."""
         message.stop()
         base = self.whatif or self.advisor.effective_weights()
         self.whatif = {**base, message.criterion: message.weight}
+        self._show_weights()
         self.query_one("#verdict", Static).update("re-scoring (what-if)…")
         self.advisor.assess(self, self.whatif, group="whatif", draws=PREVIEW_DRAWS)
 
     def action_reset_whatif(self) -> None:
         """Back to the profile's weights."""
         self.whatif = None
-        weights = self.advisor.effective_weights()
-        for row in self.query(WeightRow):
-            row.set_weight(weights.get(row.criterion, 0.0))
+        self._show_weights()
         self.refresh_from_app()
 
     def on_assessment_ready(self, message: AssessmentReady) -> None:
@@ -161,9 +173,10 @@ class ResultsScreen(StepScreen):
         rec = report.get("recommendation") or {}
         headline = rec.get("summary") or rec.get("headline") if isinstance(rec, dict) else None
         prefix = "[b]What-if:[/b] " if self.whatif is not None else ""
-        verdict = (headline or sensitivity_sentence(report, names)) if entries else "No framework qualifies."
+        sensitivity = sensitivity_sentence(report, names, core.advice_change_line(report))
+        verdict = (headline or sensitivity) if entries else "No framework qualifies."
         self.query_one("#verdict", Static).update(prefix + escape(verdict))
-        self.query_one("#sensitivity", Static).update(Text(sensitivity_sentence(report, names)))
+        self.query_one("#sensitivity", Static).update(Text(sensitivity))
         self._show_exclusions(report)
         self._show_breakdown()
 

@@ -15,14 +15,14 @@ from advisor.tui.widgets.ranking import entry_name, entry_score
 DIGITS = 2
 
 
-def sensitivity_sentence(report: dict[str, Any], criteria_names: dict[str, str]) -> str:
-    """One sentence on how stable the winner is; `criteria_names` maps criterion (and framework) ids to names."""
+def sensitivity_sentence(report: dict[str, Any], criteria_names: dict[str, str], change: str | None) -> str:
+    """How stable the winner is, then `change`: the core's sentence on the weight (0-5) that changes the advice.
+
+    `criteria_names` maps criterion (and framework) ids to names.
+    """
     sens = report.get("sensitivity")
     if not isinstance(sens, dict) or not sens:
         return "Sensitivity: not available in this report."
-    for key in ("sentence", "summary", "text"):
-        if isinstance(sens.get(key), str):
-            return str(sens[key])
     parts = []
     verdict = sens.get("verdict")
     winner_id = sens.get("winner")
@@ -34,21 +34,8 @@ def sensitivity_sentence(report: dict[str, Any], criteria_names: dict[str, str])
         share = (sens.get("monte_carlo") or {}).get("win_share", {}).get(winner_id)
         share_s = f" (wins {share:.0%} of ±20% weight perturbations)" if isinstance(share, int | float) else ""
         parts.append(f"{winner} wins; the ranking is {verdict}{share_s}.")
-    smallest = sens.get("smallest_change")
-    if isinstance(smallest, dict):
-        cid = smallest.get("criterion", "?")
-        new_winner = smallest.get("new_winner")
-        name = criteria_names.get(cid, cid)
-        now, at = smallest.get("current_weight"), smallest.get("threshold_weight")
-        if isinstance(now, int | float) and isinstance(at, int | float):
-            direction = "drops below" if at < now else "rises above"
-            parts.append(
-                f"The winner changes to {criteria_names.get(str(new_winner), new_winner)} "
-                f"if the {name} weight {direction} "
-                f"{at:.2f} (now {now:.2f})."
-            )
-    elif verdict and verdict != "single":
-        parts.append("No single weight change alone changes the winner.")
+    if change and verdict != "single":
+        parts.append(change)
     return " ".join(parts) or "Sensitivity: not available in this report."
 
 
@@ -91,7 +78,7 @@ def breakdown(entry: dict[str, Any]) -> Group:
     contributions = entry.get("contributions") or []
     table = Table(box=None, padding=(0, 1), expand=True, show_edge=False)
     table.add_column("criterion", ratio=2, overflow="fold")
-    table.add_column("weight", justify="right")
+    table.add_column("share", justify="right")  # of all the weights; the weights themselves are on 0-5
     table.add_column("× score", justify="right")
     table.add_column("= points", justify="right")
     shown = 0.0
