@@ -14,6 +14,7 @@ from pathlib import Path
 from platformdirs import user_downloads_path
 from textual import events
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen
 from textual.theme import Theme
 from textual.widgets import Input, TextArea
@@ -21,6 +22,7 @@ from textual.widgets import Input, TextArea
 from advisor.tui import core
 from advisor.tui.commands import AdvisorCommands
 from advisor.tui.data.state import STEPS, Walk
+from advisor.tui.plain import plain
 from advisor.tui.screens import screen_factory
 from advisor.tui.work import AdvisorState
 
@@ -107,6 +109,22 @@ class AdvisorApp(AdvisorState):
     async def action_quit_key(self) -> None:
         """`q`: the same quit, as a letter that stands aside in text fields."""
         await self.action_quit()
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every notification of this app is plain text: they carry paths and errors from outside, never markup.
+
+        The one place for them all: `Widget.notify` (a screen's) forwards here, with `markup=True` by default.
+        """
+        text = plain(message).plain
+        super().notify(text, title=plain(title).plain, severity=severity, timeout=timeout, markup=False)
 
     def action_leave_field(self) -> None:
         """Escape in a text field: leave it, so that the walk's letter keys work again."""

@@ -12,6 +12,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from advisor.atomic import atomic_write_text
 from advisor.tui import core
+from advisor.tui.plain import plain
 from advisor.tui.screens.base import StepScreen
 from advisor.tui.widgets.body import Body
 
@@ -97,7 +98,7 @@ class ExportScreen(StepScreen):
         self._show_command()
 
     def _show_command(self) -> None:
-        self.query_one("#command", Static).update(self.command_line())
+        self.query_one("#command", Static).update(plain(self.command_line()))  # typed paths: never markup
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """Mouse: export."""
@@ -133,7 +134,7 @@ class ExportScreen(StepScreen):
             if key == "profile":
                 app.settings.last_profile = str(written)
                 app.call_from_thread(app.save)
-        self.app.call_from_thread(self.query_one("#export-status", Static).update, "\n".join(lines))
+        self.app.call_from_thread(self.query_one("#export-status", Static).update, plain("\n".join(lines)))
 
     def _text_for(self, key: str) -> str:
         """One file's text; the report is the walk's answers scored now (or the opened report)."""
