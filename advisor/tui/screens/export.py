@@ -15,6 +15,7 @@ from advisor.tui import core
 from advisor.tui.plain import plain
 from advisor.tui.screens.base import StepScreen
 from advisor.tui.widgets.body import Body
+from advisor.tui.widgets.field import TextField
 
 #: (id, label, default file name)
 EXPORTS: tuple[tuple[str, str, str], ...] = (
@@ -43,7 +44,7 @@ class ExportScreen(StepScreen):
             for key, label, default in EXPORTS:
                 with Horizontal(classes="export-row"):
                     yield Checkbox(label, True, id=f"do-{key}", compact=True)
-                    yield Input(default, id=f"path-{key}", compact=True)
+                    yield TextField(default, id=f"path-{key}", compact=True)
             yield Button("Export", id="export", variant="primary")
             yield Static("", id="export-status")
             yield Label("Headless equivalent", classes="section")

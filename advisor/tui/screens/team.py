@@ -12,6 +12,7 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Header, Input, Label, Static
 
+from advisor.tui.widgets.field import PATHS_CHARS, TextField
 from advisor.tui.widgets.team_view import TeamView
 
 if TYPE_CHECKING:
@@ -60,7 +61,9 @@ class TeamScreen(ModalScreen[None]):
         with Vertical(id="team-body"):
             yield Label("Team decision: each member's profile file", classes="section")
             yield Static(self.HELP, id="team-help")
-            yield Input(self.initial, placeholder="alice.yaml bob.yaml carol.yaml", id="team-files")
+            yield TextField(
+                self.initial, placeholder="alice.yaml bob.yaml carol.yaml", id="team-files", max_length=PATHS_CHARS
+            )
             yield TeamView(id="team-view")
         yield Footer()
 

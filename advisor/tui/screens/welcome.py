@@ -11,6 +11,7 @@ from advisor.tui import core
 from advisor.tui.messages import EvidenceDone
 from advisor.tui.screens.base import StepScreen
 from advisor.tui.widgets.body import Body
+from advisor.tui.widgets.field import TextField
 from advisor.tui.widgets.machine import machine_table
 
 INTRO = (
@@ -38,10 +39,10 @@ class WelcomeScreen(StepScreen):
                 yield Button("Start fresh", id="fresh", variant="primary")
                 yield Button("Resume", id="resume")
             with Horizontal(classes="path-row"):
-                yield Input(placeholder="profile.yaml to load", id="profile-path", compact=True)
+                yield TextField(placeholder="profile.yaml to load", id="profile-path", compact=True)
                 yield Button("Load profile", id="load-profile", compact=True)
             with Horizontal(classes="path-row"):
-                yield Input(placeholder="report.json to open", id="report-path", compact=True)
+                yield TextField(placeholder="report.json to open", id="report-path", compact=True)
                 yield Button("Open report", id="open-report", compact=True)
             yield Static("", id="welcome-status")
 
