@@ -71,7 +71,10 @@ class WelcomeScreen(StepScreen):
             machine.update(self.not_available("Machine summary", app.probe_fast_error))
         elif not app.live:
             machine.update("Machine summary: not available (probing is off in this session)")
-        self.query_one("#resume", Button).disabled = app.walk.step == "welcome" and not app.walk.scenario
+        own = app.settings.walk  # the user's walk, also while an opened report is shown beside it
+        resume = self.query_one("#resume", Button)
+        resume.disabled = own.step == "welcome" and not own.scenario
+        resume.label = "Resume my walk" if app.viewing_report() else "Resume"
 
     def on_evidence_done(self, message: EvidenceDone) -> None:
         """The fast probe finished."""
@@ -85,6 +88,7 @@ class WelcomeScreen(StepScreen):
         if event.button.id == "fresh":
             app.action_start_fresh()
         elif event.button.id == "resume":
+            app.resume_own_walk()  # from an opened report: back to the user's own answers and evidence
             app.goto(app.walk.step if app.walk.step != "welcome" else "scenario")
         elif event.button.id == "load-profile":
             path = self.query_one("#profile-path", Input).value.strip()
