@@ -243,7 +243,7 @@ def test_start_fresh_asks_before_wiping_the_walk(kb: Any) -> None:
             await pilot.click("#fresh")
             await settle(pilot)
             assert isinstance(app.screen, ConfirmScreen)
-            await pilot.press("n")
+            await pilot.press("escape")
             await settle(pilot)
             assert app.walk.scenario == "production_inference"
 

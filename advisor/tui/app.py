@@ -21,6 +21,7 @@ from textual.widgets import Input, TextArea
 
 from advisor.tui import core
 from advisor.tui.commands import AdvisorCommands
+from advisor.tui.data.answers import prefill_environment
 from advisor.tui.data.state import STEPS, Walk
 from advisor.tui.plain import plain
 from advisor.tui.screens import screen_factory
@@ -181,8 +182,8 @@ class AdvisorApp(AdvisorState):
         """Forget the answers (after asking, when there are any); the evidence itself is kept."""
         from advisor.tui.screens.confirm import ConfirmScreen
 
-        if self.walk == Walk(step=self.walk.step):
-            self._start_fresh()
+        if self.settings.walk == self._fresh_walk(step=self.settings.walk.step):
+            self._start_fresh()  # nothing answered yet (the OS prefilled from the probe is no answer): no question
             return
 
         def answered(yes: bool | None) -> None:
@@ -194,9 +195,16 @@ class AdvisorApp(AdvisorState):
             answered,
         )
 
+    def _fresh_walk(self, step: str = "welcome") -> Walk:
+        """A walk with nothing answered: what the probe tells (the OS) is prefilled, as on a first run."""
+        walk = Walk(step=step)
+        prefill_environment(walk, self.probe or self.probe_fast)
+        return walk
+
     def _start_fresh(self) -> None:
-        self.walk = self.settings.walk = Walk()
+        self.walk = self.settings.walk = self._fresh_walk()
         self.report = self.report_answers = None
+        self.loaded_report = self.loaded_answers = None  # an opened report is left too
         self.save()
         self._refresh_screens()
         self.goto("scenario")
