@@ -14,6 +14,7 @@ from pathlib import Path
 from platformdirs import user_downloads_path
 from textual import events
 from textual.binding import Binding
+from textual.geometry import Size
 from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen
 from textual.theme import Theme
@@ -32,6 +33,7 @@ class AdvisorApp(AdvisorState):
     """fwadvisor's interactive advisor."""
 
     CSS_PATH = "app.tcss"
+    _walk_shown = False  # set once the first step is shown: the too-small cover goes over a step, never under
     TITLE = "fwadvisor"
     SUB_TITLE = "choose a deep-learning framework from evidence"
     COMMANDS = AdvisorState.COMMANDS | {AdvisorCommands}
@@ -74,12 +76,30 @@ class AdvisorApp(AdvisorState):
             self.theme = self.settings.theme
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         self.push_screen(self.walk.step if self.walk.step in STEPS else "welcome")
+        self._walk_shown = True
+        self._fit(self.size)
         # After the first paint, so that these threads do not compete with it for the interpreter.
         self.call_after_refresh(self._start_background)
 
     def on_resize(self, event: events.Resize) -> None:
-        """Below 70 columns the header keeps the tool's name only: its subtitle would be cut."""
-        self.sub_title = "" if event.size.width < 70 else type(self).SUB_TITLE
+        """Below 76 columns the header keeps the tool's name only: its subtitle would be cut."""
+        self.sub_title = "" if event.size.width < 76 else type(self).SUB_TITLE
+        self._fit(event.size)
+
+    def _fit(self, size: Size) -> None:
+        """Below the size the steps need, say how large to make the terminal (over the walk, which stays as it was)."""
+        from advisor.tui.screens.too_small import TooSmallScreen, too_small
+
+        if not self._walk_shown:
+            return  # a resize before the first step is shown: on_mount fits, over that step
+        cover = next((s for s in self.screen_stack if isinstance(s, TooSmallScreen)), None)
+        if too_small(size):
+            if cover is None:
+                self.push_screen(TooSmallScreen())
+            else:
+                cover.show(size)
+        elif cover is not None and self.screen is cover:
+            self.pop_screen()
 
     def _start_background(self) -> None:
         if self.kb is None:
