@@ -151,3 +151,27 @@ def test_text_fields_take_no_more_than_their_answer_can_need(kb: Any) -> None:
             assert app.is_running and len(field.value) <= field.max_length
 
     run(body())
+
+
+def test_when_no_member_file_is_usable_each_still_says_why(kb: Any, tmp_path: Path) -> None:
+    """With only unusable files the screen said "no usable member profile ...; see the line for each" and showed
+    no line (the per-file reasons were dropped with the error)."""
+
+    async def body() -> None:
+        from advisor.tui.screens.team import TeamScreen
+        from advisor.tui.widgets.team_view import TeamView
+
+        missing = tmp_path / "nobody.yaml"
+        app = make_app(kb)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await goto(pilot, "priorities")
+            app.push_screen(TeamScreen([str(missing)]))
+            await settle(pilot)
+            await pilot.press("enter")
+            await settle(pilot)
+            view = app.screen.query_one(TeamView)
+            assert view.document is None and "see the line for each" in view.markdown
+            assert len(view.left_out) == 1 and str(missing) in view.left_out[0], view.left_out
+            assert str(missing) in rendered(app.screen.query_one("#team-left-out"))
+
+    run(body())
