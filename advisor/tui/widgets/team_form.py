@@ -80,6 +80,8 @@ class TeamForm(Vertical):
     def refresh_from_app(self) -> None:
         """Fill every field from the walk and the knowledge base."""
         walk, kb = self._app.walk, self._app.kb
+        for error in self.query(".field-error").results(Static):  # the fields show the walk's answers again
+            error.display = False
         self._set_input("team-size", "" if walk.team_size is None else str(walk.team_size))
         self._set_input("horizon", f"{walk.horizon_months:g}")
         self._set_input("python", walk.python or "")
