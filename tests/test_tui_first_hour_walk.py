@@ -73,6 +73,9 @@ def test_opening_a_report_keeps_the_saved_walk_beside_it(kb: Any, tmp_path: Path
 
         app = app_for(kb, settings, report)
         async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            told = [n.message for n in app._notifications]
+            assert any("your own walk is kept" in m for m in told), told
             await settle(pilot)
             assert app.screen.step == "results" and app.walk.current_frameworks == ["pytorch"]
             await goto(pilot, "export")  # walking the report saves the settings on every step
