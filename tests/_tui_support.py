@@ -37,11 +37,21 @@ def make_app(kb: Any, **kwargs: Any) -> Any:
 
 
 async def settle(pilot: Pilot[Any]) -> None:
-    """Wait until every worker has finished and the messages they posted are handled."""
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
+    """Wait until every worker has finished and the messages they posted are handled.
+
+    A worker cancelled meanwhile (an exclusive one superseded by a newer call) has finished too: wait again.
+    """
+    from textual.worker import WorkerCancelled
+
+    for _ in range(2):
+        await pilot.pause()
+        for _attempt in range(5):
+            try:
+                await pilot.app.workers.wait_for_complete()
+            except WorkerCancelled:
+                await pilot.pause()
+                continue
+            break
     await pilot.pause()
 
 

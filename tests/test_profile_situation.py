@@ -71,7 +71,7 @@ def test_every_new_field_loads_and_resolves(shipped) -> None:  # type: ignore[no
         ("codebase:\n  by_framework: {pytorch: -3}\n", 2, "codebase.by_framework.pytorch", "greater than or equal"),
         ("codebase:\n  by_framework: {torch: 3}\n", 2, "codebase.by_framework.torch", "unknown framework"),
         ("environment:\n  os: [beos]\n", 2, "environment.os[0]", "Input should be"),
-        ("environment:\n  python: '2.7'\n", 2, "environment.python", "String should match"),
+        ("environment:\n  python: '2.7'\n", 2, "environment.python", "Python version is 3 and a minor"),
     ],
 )
 def test_bad_situation_fields_name_file_line_and_field(  # type: ignore[no-untyped-def]

@@ -176,7 +176,7 @@ def test_opened_report_brings_its_own_choice_to_onboarding(kb: Any) -> None:
     run(body())
 
 
-@pytest.mark.parametrize("size", [(80, 24), (60, 20)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("size", [(80, 24), (72, 22)], ids=lambda s: f"{s[0]}x{s[1]}")  # 72x22: the least size
 def test_pairwise_dialog_shows_every_answer_in_full(kb: Any, size: tuple[int, int]) -> None:
     async def body() -> None:
         from textual.widgets import Button
@@ -243,7 +243,7 @@ def test_start_fresh_asks_before_wiping_the_walk(kb: Any) -> None:
             await pilot.click("#fresh")
             await settle(pilot)
             assert isinstance(app.screen, ConfirmScreen)
-            await pilot.press("n")
+            await pilot.press("escape")
             await settle(pilot)
             assert app.walk.scenario == "production_inference"
 

@@ -164,16 +164,16 @@ def test_team_answers_are_saved_and_resumed_and_a_bad_number_shows_one_line(kb: 
             serving = next(iter(kb.serving))
             app.screen.query_one("#serving", SelectionList).select(serving)
             await settle(pilot)
-            error = app.screen.query_one("#team-error", Static)
+            errors = {e.name: e for e in app.screen.query(".field-error").results(Static)}
             await type_into(pilot, kloc_field(app, "tensorflow"), "-3")
-            line = str(error.render())
-            assert len(line.splitlines()) == 1 and "codebase.by_framework.tensorflow" in line
+            line = str(errors["kloc:tensorflow"].render())
+            assert len(line.splitlines()) == 1 and "thousands of lines of code" in line
             assert app.walk.kloc_by == {"tensorflow": 50.0}  # the old answer is kept
             await type_into(pilot, app.screen.query_one("#team-size", Input), "2.5")
-            line = str(error.render())
-            assert len(line.splitlines()) == 1 and "team.size" in line and app.walk.team_size == 6
+            line = str(errors["team-size"].render())
+            assert len(line.splitlines()) == 1 and "whole number" in line and app.walk.team_size == 6
             await type_into(pilot, app.screen.query_one("#team-size", Input), "6")
-            assert str(error.render()) == ""
+            assert str(errors["team-size"].render()) == "" and not errors["team-size"].display
             await pilot.press("q")
 
     async def again() -> None:

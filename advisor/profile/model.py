@@ -16,6 +16,15 @@ from advisor.limits import FiniteJudgement, FiniteWeight
 from advisor.yamlio import line_of, load_yaml_file, load_yaml_text
 
 _UNION_TAG = re.compile(r"[A-Za-z_][\w.]*\[.*\]")
+_ID = re.compile(r"^[a-z][a-z0-9_]*$")  # knowledge.schema.Id's pattern: a framework, criterion, scenario id
+
+
+def _not_an_id(value: Any) -> str:
+    """The sentence for a name written where an id belongs (`PyTorch` for `pytorch`)."""
+    text = str(value)
+    guess = text.casefold()
+    hint = f"; did you mean {guess!r}?" if _ID.fullmatch(guess) else ""
+    return f"{text[:48]!r} is not an id: ids are lower-case letters, digits and _{hint}"
 
 
 class _Model(BaseModel):
@@ -188,6 +197,10 @@ def parse_profile(raw: Any, source: str | Path = "<profile>") -> Profile:
             msg = "a compute capability is MAJOR.MINOR, e.g. 7.0"
         elif err["type"] == "string_pattern_mismatch" and "maintainer_jurisdictions" in loc:
             msg = "a jurisdiction is a two-letter country code (ISO 3166-1), e.g. CN or US"
+        elif err["type"] == "string_pattern_mismatch" and loc[-1:] == ["python"]:
+            msg = "a Python version is 3 and a minor version, like 3.12"
+        elif err["type"] == "string_pattern_mismatch" and err.get("ctx", {}).get("pattern") == _ID.pattern:
+            msg = _not_an_id(err["input"])
         more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
         raise ProfileError(
             msg + more, file=str(source), line=line_of(raw, loc), field=field_path(loc) or None

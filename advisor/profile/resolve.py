@@ -8,6 +8,7 @@ much as the user wrote them (docs/scoring.md, "Weights").
 
 from __future__ import annotations
 
+import difflib
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -116,7 +117,9 @@ def _check_references(profile: Profile, kb: KnowledgeBase) -> None:
 
     def check_fw(loc: Sequence[str | int], fid: str) -> None:
         if fid not in kb.frameworks:
-            raise profile.fail(loc, f"unknown framework {fid!r}; known: {', '.join(kb.frameworks)}")
+            close = difflib.get_close_matches(fid, list(kb.frameworks), n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise profile.fail(loc, f"unknown framework {fid!r}{hint} (known: {', '.join(kb.frameworks)})")
 
     for i, fid in enumerate(profile.team.current):
         check_fw(("team", "current", i), fid)

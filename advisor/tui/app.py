@@ -14,13 +14,17 @@ from pathlib import Path
 from platformdirs import user_downloads_path
 from textual import events
 from textual.binding import Binding
+from textual.geometry import Size
+from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen
 from textual.theme import Theme
 from textual.widgets import Input, TextArea
 
 from advisor.tui import core
 from advisor.tui.commands import AdvisorCommands
+from advisor.tui.data.answers import prefill_environment
 from advisor.tui.data.state import STEPS, Walk
+from advisor.tui.plain import plain
 from advisor.tui.screens import screen_factory
 from advisor.tui.work import AdvisorState
 
@@ -29,6 +33,7 @@ class AdvisorApp(AdvisorState):
     """fwadvisor's interactive advisor."""
 
     CSS_PATH = "app.tcss"
+    _walk_shown = False  # set once the first step is shown: the too-small cover goes over a step, never under
     TITLE = "fwadvisor"
     SUB_TITLE = "choose a deep-learning framework from evidence"
     COMMANDS = AdvisorState.COMMANDS | {AdvisorCommands}
@@ -71,12 +76,30 @@ class AdvisorApp(AdvisorState):
             self.theme = self.settings.theme
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         self.push_screen(self.walk.step if self.walk.step in STEPS else "welcome")
+        self._walk_shown = True
+        self._fit(self.size)
         # After the first paint, so that these threads do not compete with it for the interpreter.
         self.call_after_refresh(self._start_background)
 
     def on_resize(self, event: events.Resize) -> None:
-        """Below 70 columns the header keeps the tool's name only: its subtitle would be cut."""
-        self.sub_title = "" if event.size.width < 70 else type(self).SUB_TITLE
+        """Below 76 columns the header keeps the tool's name only: its subtitle would be cut."""
+        self.sub_title = "" if event.size.width < 76 else type(self).SUB_TITLE
+        self._fit(event.size)
+
+    def _fit(self, size: Size) -> None:
+        """Below the size the steps need, say how large to make the terminal (over the walk, which stays as it was)."""
+        from advisor.tui.screens.too_small import TooSmallScreen, too_small
+
+        if not self._walk_shown:
+            return  # a resize before the first step is shown: on_mount fits, over that step
+        cover = next((s for s in self.screen_stack if isinstance(s, TooSmallScreen)), None)
+        if too_small(size):
+            if cover is None:
+                self.push_screen(TooSmallScreen())
+            else:
+                cover.show(size)
+        elif cover is not None and self.screen is cover:
+            self.pop_screen()
 
     def _start_background(self) -> None:
         if self.kb is None:
@@ -107,6 +130,22 @@ class AdvisorApp(AdvisorState):
     async def action_quit_key(self) -> None:
         """`q`: the same quit, as a letter that stands aside in text fields."""
         await self.action_quit()
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every notification of this app is plain text: they carry paths and errors from outside, never markup.
+
+        The one place for them all: `Widget.notify` (a screen's) forwards here, with `markup=True` by default.
+        """
+        text = plain(message).plain
+        super().notify(text, title=plain(title).plain, severity=severity, timeout=timeout, markup=False)
 
     def action_leave_field(self) -> None:
         """Escape in a text field: leave it, so that the walk's letter keys work again."""
@@ -163,8 +202,8 @@ class AdvisorApp(AdvisorState):
         """Forget the answers (after asking, when there are any); the evidence itself is kept."""
         from advisor.tui.screens.confirm import ConfirmScreen
 
-        if self.walk == Walk(step=self.walk.step):
-            self._start_fresh()
+        if self.settings.walk == self._fresh_walk(step=self.settings.walk.step):
+            self._start_fresh()  # nothing answered yet (the OS prefilled from the probe is no answer): no question
             return
 
         def answered(yes: bool | None) -> None:
@@ -176,9 +215,16 @@ class AdvisorApp(AdvisorState):
             answered,
         )
 
+    def _fresh_walk(self, step: str = "welcome") -> Walk:
+        """A walk with nothing answered: what the probe tells (the OS) is prefilled, as on a first run."""
+        walk = Walk(step=step)
+        prefill_environment(walk, self.probe or self.probe_fast)
+        return walk
+
     def _start_fresh(self) -> None:
-        self.walk = self.settings.walk = Walk()
+        self.walk = self.settings.walk = self._fresh_walk()
         self.report = self.report_answers = None
+        self.loaded_report = self.loaded_answers = None  # an opened report is left too
         self.save()
         self._refresh_screens()
         self.goto("scenario")

@@ -183,7 +183,7 @@ def typed(text: str) -> Any:
 
     try:
         return yaml.safe_load(text)
-    except yaml.YAMLError:
+    except (yaml.YAMLError, ValueError, OverflowError):  # `2026-13-45` (no such date), past int's digit limit
         return text
 
 

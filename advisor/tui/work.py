@@ -74,11 +74,12 @@ class AdvisorState(App[None]):
         else:
             for note in self.settings.notes:  # a value dropped or converted from the saved walk: said once
                 self.notify(note, severity="warning", timeout=15, markup=False)
-        self.walk: Walk = self.settings.walk
+        self.walk: Walk = self.settings.walk  # another walk only while an opened report is shown beside it
         if resume and live and probe is None and bench is None and self.walk.step != "welcome":
             # A resumed walk keeps the evidence measured last time (the user can measure again).
             self.probe, self.bench = load_evidence()
         prefill_environment(self.walk, self.probe)
+        self.own_evidence: tuple[dict[str, Any] | None, dict[str, Any] | None] = (self.probe, self.bench)
         self.shown: dict[str, StepScreen] = {}  # steps shown so far (each registers itself on mount)
 
     def save(self) -> None:
@@ -233,7 +234,13 @@ class AdvisorState(App[None]):
     # --- reports ---------------------------------------------------------------------------------
 
     def open_report(self, report: dict[str, Any]) -> None:
-        """Show a saved report: its evidence, answers and recommendation become the walk's (nothing is measured)."""
+        """Show a saved report beside the user's walk: its evidence, answers and recommendation fill a walk of
+        its own, never saved over theirs (`resume_own_walk` goes back to it); nothing is measured."""
+        if self.walk is self.settings.walk:
+            self.own_evidence = (self.probe, self.bench)
+            if self.settings.walk.step != "welcome" or self.settings.walk.scenario:
+                self.notify("your own walk is kept: Resume on the Welcome step goes back to it")
+        self.walk = Walk(step=self.walk.step)
         self.loaded_report = report
         self.probe = report.get("probe")
         self.bench = report.get("benchmarks")
@@ -249,6 +256,20 @@ class AdvisorState(App[None]):
             self.walk.chosen = None  # onboarding falls back to the top of the report's ranking
         self.save()
         self.loaded_answers = self.answers()
+        self._refresh_screens()
+
+    def viewing_report(self) -> bool:
+        """Whether an opened report's walk is shown, beside the user's own (saved) walk."""
+        return self.walk is not self.settings.walk
+
+    def resume_own_walk(self) -> None:
+        """Leave an opened report: the user's own walk and evidence are shown again, as they left them."""
+        if not self.viewing_report():
+            return
+        self.walk = self.settings.walk
+        self.probe, self.bench = self.own_evidence
+        self.loaded_report = self.loaded_answers = None
+        self.report = self.report_answers = None
         self._refresh_screens()
 
     def showing_loaded_report(self) -> bool:

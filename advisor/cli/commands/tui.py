@@ -5,6 +5,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import signal
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from advisor.tui.app import AdvisorApp
 
 HELP = "open the interactive advisor (the default when no command is given)"
 
@@ -12,11 +16,16 @@ HELP = "open the interactive advisor (the default when no command is given)"
 def configure(parser: argparse.ArgumentParser) -> None:
     """`--fresh` ignores a half-done walk; `--report FILE` opens a saved report on the Results step."""
     parser.add_argument("--fresh", action="store_true", help="start a new walk instead of resuming the last one")
-    parser.add_argument("--report", metavar="FILE", help="open a saved report (JSON) without re-measuring")
+    parser.add_argument(
+        "--report", metavar="FILE", help="open a saved report (JSON) without re-measuring; your saved walk is kept"
+    )
 
 
-def run(args: argparse.Namespace) -> int:
-    """Open the Textual app."""
+def build_app(args: argparse.Namespace, **options: Any) -> AdvisorApp:
+    """The app for these flags (`options`: the app's own, e.g. recorded evidence in tests); not yet running.
+
+    `--report` opens the report beside the saved walk, on the Results step: the walk stays saved as it was.
+    """
     # Deferred import: Textual and the app load only when the app is opened, so `--help` stays fast.
     from advisor.tui.app import AdvisorApp
 
@@ -25,10 +34,17 @@ def run(args: argparse.Namespace) -> int:
         from advisor.tui import core
 
         report = core.load_report(args.report)
-    app = AdvisorApp(packs=tuple(getattr(args, "kb", []) or ()), resume=not getattr(args, "fresh", False))
+    options.setdefault("packs", tuple(getattr(args, "kb", []) or ()))
+    app = AdvisorApp(resume=not getattr(args, "fresh", False), **options)
     if report is not None:
-        app.walk.step = "results"
         app.open_report(report)
+        app.walk.step = "results"  # the report's own walk: the saved one keeps its step
+    return app
+
+
+def run(args: argparse.Namespace) -> int:
+    """Open the Textual app."""
+    app = build_app(args)
     from advisor.cli import signals
 
     def on_signal(signum: int) -> None:

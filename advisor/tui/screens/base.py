@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Header
 
 from advisor.tui.messages import EvidenceDone
+from advisor.tui.plain import plain
 from advisor.tui.widgets.stepbar import StepBar
 
 if TYPE_CHECKING:
@@ -41,18 +43,18 @@ class StepScreen(Screen[None]):
         """The step's own widgets."""
         yield from ()
 
-    def kb_missing(self, what: str) -> str | None:
+    def kb_missing(self, what: str) -> Content | None:
         """Why `what` cannot be shown yet: the knowledge base is loading or failed; None when it is there."""
         app = self.advisor
         if app.kb is not None:
             return None
         if app.kb_error is None:
-            return "Loading the knowledge base…"
+            return Content("Loading the knowledge base…")
         return self.not_available(what, app.kb_error)
 
-    def not_available(self, what: str, why: str | None) -> str:
-        """The plain sentence shown where a core piece is missing."""
-        return f"{what}: not available" + (f" ({why})" if why else "")
+    def not_available(self, what: str, why: str | None) -> Content:
+        """The plain sentence shown where a core piece is missing (`why` carries paths and errors: never markup)."""
+        return plain(f"{what}: not available" + (f" ({why})" if why else ""))
 
     def refresh_from_app(self) -> None:
         """Redraw from the app's state (the knowledge base or the answers changed); screens override this."""

@@ -10,11 +10,14 @@ from textual.widgets import Button, Label, Static
 
 
 class ConfirmScreen(ModalScreen[bool]):
-    """Dismisses with True for yes (`y`, Enter on Yes), False for no (`n`, Esc); No has the focus first."""
+    """Dismisses with True for yes (`y`, Enter on Yes), False for no (Esc, Enter on No); No has the focus first.
+
+    No `n` for "No": everywhere else `n` is "next", and a user walking with `n` must not answer a question with it.
+    """
 
     BINDINGS = [
         Binding("y", "answer(True)", "Yes"),
-        Binding("n,escape", "answer(False)", "No"),
+        Binding("escape", "answer(False)", "No", key_display="esc"),
     ]
 
     def __init__(self, question: str, detail: str = "") -> None:
@@ -29,7 +32,7 @@ class ConfirmScreen(ModalScreen[bool]):
             if self.detail:
                 yield Static(self.detail)
             with Horizontal(classes="buttons"):
-                yield Button("No (n)", id="no", compact=True)
+                yield Button("No (esc)", id="no", compact=True)
                 yield Button("Yes (y)", id="yes", variant="warning", compact=True)
 
     def on_mount(self) -> None:

@@ -12,8 +12,10 @@ from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from advisor.atomic import atomic_write_text
 from advisor.tui import core
+from advisor.tui.plain import plain
 from advisor.tui.screens.base import StepScreen
 from advisor.tui.widgets.body import Body
+from advisor.tui.widgets.field import TextField
 
 #: (id, label, default file name)
 EXPORTS: tuple[tuple[str, str, str], ...] = (
@@ -42,7 +44,7 @@ class ExportScreen(StepScreen):
             for key, label, default in EXPORTS:
                 with Horizontal(classes="export-row"):
                     yield Checkbox(label, True, id=f"do-{key}", compact=True)
-                    yield Input(default, id=f"path-{key}", compact=True)
+                    yield TextField(default, id=f"path-{key}", compact=True)
             yield Button("Export", id="export", variant="primary")
             yield Static("", id="export-status")
             yield Label("Headless equivalent", classes="section")
@@ -97,7 +99,7 @@ class ExportScreen(StepScreen):
         self._show_command()
 
     def _show_command(self) -> None:
-        self.query_one("#command", Static).update(self.command_line())
+        self.query_one("#command", Static).update(plain(self.command_line()))  # typed paths: never markup
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """Mouse: export."""
@@ -133,7 +135,7 @@ class ExportScreen(StepScreen):
             if key == "profile":
                 app.settings.last_profile = str(written)
                 app.call_from_thread(app.save)
-        self.app.call_from_thread(self.query_one("#export-status", Static).update, "\n".join(lines))
+        self.app.call_from_thread(self.query_one("#export-status", Static).update, plain("\n".join(lines)))
 
     def _text_for(self, key: str) -> str:
         """One file's text; the report is the walk's answers scored now (or the opened report)."""

@@ -12,6 +12,7 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Header, Input, Label, Static
 
+from advisor.tui.widgets.field import PATHS_CHARS, TextField
 from advisor.tui.widgets.team_view import TeamView
 
 if TYPE_CHECKING:
@@ -60,7 +61,9 @@ class TeamScreen(ModalScreen[None]):
         with Vertical(id="team-body"):
             yield Label("Team decision: each member's profile file", classes="section")
             yield Static(self.HELP, id="team-help")
-            yield Input(self.initial, placeholder="alice.yaml bob.yaml carol.yaml", id="team-files")
+            yield TextField(
+                self.initial, placeholder="alice.yaml bob.yaml carol.yaml", id="team-files", max_length=PATHS_CHARS
+            )
             yield TeamView(id="team-view")
         yield Footer()
 
@@ -87,18 +90,24 @@ class TeamScreen(ModalScreen[None]):
 
         def work() -> None:
             from advisor.errors import AdvisorError
-            from advisor.team.session import decide_files
+            from advisor.team.members import load_members
+            from advisor.team.session import decide_members, no_members_error
 
             if kb is None:
                 self.post_message(TeamDecided(None, "Team decision: not available (the knowledge base is loading)", []))
                 return
             evidence = "probe and benchmarks here" if bench else ("probe here, no benchmarks" if probe else "none")
+            # As `team decide` does: each file left out says why, also when none is usable (the error says
+            # "see the line for each", so the lines must be there).
+            members, left_out = load_members(kb, paths)
+            lines = [f"left out {x.path}: {x.reason}" for x in left_out]
             try:
-                out = decide_files(kb, paths, probe=probe, bench=bench, evidence=evidence)
+                if not members:
+                    raise no_members_error(len(paths))
+                out = decide_members(kb, members, left_out, probe=probe, bench=bench, evidence=evidence)
             except AdvisorError as exc:
-                self.post_message(TeamDecided(None, f"Team decision: not available ({exc})", []))
+                self.post_message(TeamDecided(None, f"Team decision: not available ({exc})", lines))
                 return
-            lines = [f"left out {x.path}: {x.reason}" for x in out.left_out]
             self.post_message(TeamDecided(out.document, out.markdown, lines))
 
         self.run_worker(work, thread=True, group="team-decide", exclusive=True, exit_on_error=False)

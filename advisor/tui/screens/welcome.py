@@ -11,6 +11,7 @@ from advisor.tui import core
 from advisor.tui.messages import EvidenceDone
 from advisor.tui.screens.base import StepScreen
 from advisor.tui.widgets.body import Body
+from advisor.tui.widgets.field import TextField
 from advisor.tui.widgets.machine import machine_table
 
 INTRO = (
@@ -38,10 +39,10 @@ class WelcomeScreen(StepScreen):
                 yield Button("Start fresh", id="fresh", variant="primary")
                 yield Button("Resume", id="resume")
             with Horizontal(classes="path-row"):
-                yield Input(placeholder="profile.yaml to load", id="profile-path", compact=True)
+                yield TextField(placeholder="profile.yaml to load", id="profile-path", compact=True)
                 yield Button("Load profile", id="load-profile", compact=True)
             with Horizontal(classes="path-row"):
-                yield Input(placeholder="report.json to open", id="report-path", compact=True)
+                yield TextField(placeholder="report.json to open", id="report-path", compact=True)
                 yield Button("Open report", id="open-report", compact=True)
             yield Static("", id="welcome-status")
 
@@ -70,7 +71,10 @@ class WelcomeScreen(StepScreen):
             machine.update(self.not_available("Machine summary", app.probe_fast_error))
         elif not app.live:
             machine.update("Machine summary: not available (probing is off in this session)")
-        self.query_one("#resume", Button).disabled = app.walk.step == "welcome" and not app.walk.scenario
+        own = app.settings.walk  # the user's walk, also while an opened report is shown beside it
+        resume = self.query_one("#resume", Button)
+        resume.disabled = own.step == "welcome" and not own.scenario
+        resume.label = "Resume my walk" if app.viewing_report() else "Resume"
 
     def on_evidence_done(self, message: EvidenceDone) -> None:
         """The fast probe finished."""
@@ -84,6 +88,7 @@ class WelcomeScreen(StepScreen):
         if event.button.id == "fresh":
             app.action_start_fresh()
         elif event.button.id == "resume":
+            app.resume_own_walk()  # from an opened report: back to the user's own answers and evidence
             app.goto(app.walk.step if app.walk.step != "welcome" else "scenario")
         elif event.button.id == "load-profile":
             path = self.query_one("#profile-path", Input).value.strip()

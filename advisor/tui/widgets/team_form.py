@@ -14,22 +14,46 @@ from textual.worker import Worker
 from advisor.tui import core
 from advisor.tui.data.answers import probed_python
 from advisor.tui.data.state import EXPERIENCE_LEVELS
+from advisor.tui.plain import plain
+from advisor.tui.widgets.field import NUMBER_CHARS, SHORT_CHARS, TextField
 
 #: The operating systems the profile knows (advisor.knowledge.schema.Os), by display name.
 OS_NAMES: dict[str, str] = {"linux": "Linux", "macos": "macOS", "windows": "Windows"}
 
+#: What each typed field takes, in words: shown at the field when the profile loader refuses a value (its own
+#: line is a validator's, e.g. "String should match pattern '^3\\.\\d+$'"). The ranges are the profile model's.
+EXPECTED: dict[str, str] = {
+    "team-size": "Team size: a whole number of engineers from 1 to 100000, like 6 (empty: not given)",
+    "horizon": "Horizon: a number of months above 0 and at most 240, like 24",
+    "python": "Python version like 3.12 (empty: any)",
+    "jurisdictions": "Maintainer countries: two-letter country codes separated by spaces, like CN US (empty: any)",
+    "kloc": "{name}: thousands of lines of code (kLOC), a number from 0, like 50 (empty: not given)",
+}
+
+
+def field_error(field: str) -> Static:
+    """The line under a field that says what it takes when a typed value is refused (hidden while there is none)."""
+    error = Static("", classes="field-error", name=field)
+    error.display = False
+    return error
+
 
 class TeamForm(Vertical):
-    """Fields for what a team says about itself; each typed value is checked by the profile loader's own code."""
+    """Fields for what a team says about itself; each typed value is checked by the profile loader's own code.
+
+    A refused value keeps the old answer and says, right under its field, what the field takes.
+    """
 
     def compose(self) -> ComposeResult:
         """The fields (filled by `refresh_from_app`)."""
         yield Label("Team size (engineers who would do a move; empty: not given)", classes="section")
         with Horizontal(classes="fw-row"):
-            yield Input(id="team-size", placeholder="e.g. 6", classes="short")
+            yield TextField(id="team-size", placeholder="e.g. 6", classes="short", max_length=NUMBER_CHARS)
             yield Label("over", classes="between")
-            yield Input(id="horizon", placeholder="24", classes="short")
+            yield TextField(id="horizon", placeholder="24", classes="short", max_length=NUMBER_CHARS)
             yield Label("months of horizon", classes="between")
+        yield field_error("team-size")
+        yield field_error("horizon")
         yield Label("Per current framework: code to migrate (kLOC) and the team's experience", classes="section")
         yield Vertical(id="per-framework")
         yield Label("Application domains", classes="section")
@@ -40,13 +64,14 @@ class TeamForm(Vertical):
         yield SelectionList[str](id="os", classes="flat")
         with Horizontal(classes="fw-row"):
             yield Label("Python version", classes="fw-name")
-            yield Input(id="python", placeholder="e.g. 3.12", classes="short")
+            yield TextField(id="python", placeholder="e.g. 3.12", classes="short", max_length=SHORT_CHARS)
             yield Label("empty: any", classes="between")
+        yield field_error("python")
         yield Label("Requirements", classes="section")
         yield Label("Maintainer countries allowed (ISO codes, e.g. CN US; empty: any)")
-        yield Input(id="jurisdictions", placeholder="e.g. CN", classes="short")
+        yield TextField(id="jurisdictions", placeholder="e.g. CN", classes="short", max_length=SHORT_CHARS)
+        yield field_error("jurisdictions")
         yield Checkbox("One model code base must run on several backends (multi-backend)", id="multi-backend")
-        yield Static("", id="team-error")
 
     @property
     def _app(self) -> Any:
@@ -55,6 +80,8 @@ class TeamForm(Vertical):
     def refresh_from_app(self) -> None:
         """Fill every field from the walk and the knowledge base."""
         walk, kb = self._app.walk, self._app.kb
+        for error in self.query(".field-error").results(Static):  # the fields show the walk's answers again
+            error.display = False
         self._set_input("team-size", "" if walk.team_size is None else str(walk.team_size))
         self._set_input("horizon", f"{walk.horizon_months:g}")
         self._set_input("python", walk.python or "")
@@ -98,17 +125,39 @@ class TeamForm(Vertical):
             rows.append(
                 Horizontal(
                     Label(name, classes="fw-name", markup=False),
-                    Input("" if kloc is None else f"{kloc:g}", placeholder="kLOC", name=fid, classes="kloc short"),
+                    TextField(
+                        "" if kloc is None else f"{kloc:g}",
+                        placeholder="kLOC",
+                        name=fid,
+                        classes="kloc short",
+                        max_length=NUMBER_CHARS,
+                    ),
                     classes="fw-row",
                 )
             )
+            rows.append(field_error(f"kloc:{fid}"))
             rows.append(RadioSet(*levels, name=fid, classes="flat inline fw-experience"))
         if not rows:
             rows.append(Horizontal(Label("(no current framework chosen above: a new project)"), classes="fw-row"))
         await holder.mount_all(rows)
 
-    def _error(self, line: str | None) -> None:
-        self.query_one("#team-error", Static).update(line or "")
+    def _error(self, field: Input, refused: bool) -> None:
+        """Show (or clear) what `field` takes, on the line right under it, with what was typed."""
+        key = f"kloc:{field.name}" if field.id is None else field.id or ""
+        error = next((e for e in self.query(".field-error").results(Static) if e.name == key), None)
+        if error is None:
+            return
+        error.display = refused
+        if not refused:
+            error.update("")
+            return
+        kb = self._app.kb
+        name = kb.frameworks[field.name].name if kb is not None and field.name in kb.frameworks else field.name
+        words = EXPECTED["kloc" if field.id is None else key].format(name=name)
+        typed = field.value.strip()
+        shown = typed if len(typed) <= 24 else typed[:24] + "…"
+        error.update(plain(f"{words}; not “{shown}”"))  # typed text: never markup
+        error.scroll_visible()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Enter takes the typed value."""
@@ -152,7 +201,7 @@ class TeamForm(Vertical):
                     walk.kloc_by[field.name] = float(value)
         else:
             return
-        self._error(problem)
+        self._error(field, problem is not None)
         if problem is None:
             self._app.save()
 

@@ -8,6 +8,8 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Markdown, Static
 
+from advisor.tui.plain import plain
+
 
 class TeamView(VerticalScroll):
     """Shows one team decision (or why there is none); keeps the document it shows for tests and export."""
@@ -31,5 +33,5 @@ class TeamView(VerticalScroll):
     def show(self, document: dict[str, Any] | None, markdown: str, left_out: list[str]) -> None:
         """Show a decision (document None: `markdown` says why there is none)."""
         self.document, self.markdown, self.left_out = document, markdown, left_out
-        self.query_one("#team-left-out", Static).update("\n".join(left_out))
+        self.query_one("#team-left-out", Static).update(plain("\n".join(left_out)))  # member paths: never markup
         self.query_one("#team-markdown", Markdown).update(markdown)
