@@ -5,8 +5,10 @@ from __future__ import annotations
 import re
 
 # C0 controls, DEL and C1 controls (U+0080-U+009F, which some terminals obey as ESC sequences too);
-# plus the Unicode line and paragraph separators, which would split a one-line error.
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# the Unicode line and paragraph separators, which would split a one-line error; the bidirectional
+# controls, which reorder what a reader sees ("Trojan Source"); and lone surrogates (bytes that were not
+# UTF-8, kept by `surrogateescape`), which no output encoding can write.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]")
 _KEEP_LAYOUT = frozenset("\n\t")
 
 

@@ -28,7 +28,13 @@ def note(text: str) -> None:
 
 
 def console(*, stderr: bool = False) -> Any:
-    """A Rich console whose broken pipe is a `BrokenPipeError` (handled quietly in `advisor.cli.main`)."""
+    """The CLI's one renderer: a Rich console that never parses text as markup or emoji codes.
+
+    Every string it draws (table cells and titles, rules, printed lines) goes through `render_str`, which
+    escapes control characters and turns markup off, so a `[/]` from a framework's error, /etc/os-release or
+    a report prints as written. Styles are given as objects (`styled`), never as tags inside text.
+    A broken pipe is a `BrokenPipeError` (handled quietly in `advisor.cli.main`).
+    """
     from rich.console import Console
 
     class _Console(Console):
@@ -37,7 +43,19 @@ def console(*, stderr: bool = False) -> Any:
             self.quiet = True
             raise BrokenPipeError
 
-    return _Console(stderr=stderr)
+        def render_str(self, text: str, **kwargs: Any) -> Any:
+            kwargs.update(markup=False, emoji=False)
+            return super().render_str(printable(text), **kwargs)
+
+    return _Console(stderr=stderr, markup=False, emoji=False)
+
+
+def styled(*parts: Any) -> Any:
+    """A Rich `Text` from plain strings and `(text, style)` pairs; the text is never parsed as markup."""
+    from rich.text import Text
+
+    return Text.assemble(*((printable(str(p[0])), p[1]) if isinstance(p, tuple) else printable(str(p))
+                           for p in parts))
 
 
 def _rescue(text: str, stem: str, suffix: str) -> Path | None:
@@ -88,7 +106,5 @@ def emit_document(args: argparse.Namespace, data: Any, markdown: str) -> None:
 
 
 def cell(value: Any) -> str:
-    """Text from input for a Rich table: markup brackets and control characters cannot act on the terminal."""
-    from rich.markup import escape
-
-    return escape(one_line(str(value)))
+    """Text from input for one table cell or line: control characters escaped (markup is off in `console`)."""
+    return one_line(str(value))

@@ -153,27 +153,24 @@ def render_measurements(rows: list[Any], title: str, peak: bool = False) -> Any:
 def _progress_printer(console: Any) -> Any:
     """An on_event callback that prints one line per figure or failure on stderr."""
 
-    from rich.markup import escape as e  # children's messages are data: "[/..." in one must print as written
-
     from advisor.cli.bench_tables import fmt
+    from advisor.cli.output import styled  # children's messages are data: "[/..." in one prints as written
 
     def on_event(ev: Any) -> None:
         if ev.kind == "framework_start":
-            console.print(f"[bold]{e(ev.framework)}[/] {e(ev.message)}…")
+            console.print(styled((ev.framework, "bold"), f" {ev.message}…"))
         elif ev.kind == "bench_start":
-            line = f"{ev.framework} {ev.device or ''} {ev.benchmark} {ev.message}"
-            console.print(f"  [dim]{e(line)}[/]", highlight=False)
+            console.print(styled("  ", (f"{ev.framework} {ev.device or ''} {ev.benchmark} {ev.message}", "dim")))
         elif ev.kind == "result" and ev.measurement is not None:
             m = ev.measurement
-            console.print(e(f"    {m.device} {m.benchmark} {m.variant}: {fmt(m.value)} {m.unit}")
-                          + (" [yellow]![/]" if m.warnings else ""), highlight=False)
+            console.print(styled(f"    {m.device} {m.benchmark} {m.variant}: {fmt(m.value)} {m.unit}",
+                                 (" !", "yellow") if m.warnings else ""))
         elif ev.kind == "failure" and ev.failure is not None:
             f = ev.failure
             style = "dim" if f.outcome in ("skipped", "missing") else "red"
-            line = f"{f.benchmark} {f.device or ''}: {f.outcome}: {f.error}"
-            console.print(f"    [{style}]{e(line)}[/]", highlight=False)
+            console.print(styled("    ", (f"{f.benchmark} {f.device or ''}: {f.outcome}: {f.error}", style)))
         elif ev.kind == "note":
-            console.print(f"  [yellow]{e(f'{ev.framework}: {ev.message}')}[/]", highlight=False)
+            console.print(styled("  ", (f"{ev.framework}: {ev.message}", "yellow")))
 
     return on_event
 

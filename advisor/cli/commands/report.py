@@ -124,7 +124,7 @@ def summary(report: dict[str, Any]) -> None:
     from rich.panel import Panel
     from rich.table import Table
 
-    from advisor.cli.output import cell
+    from advisor.cli.output import cell, styled
     from advisor.cli.output import console as make_console
 
     console = make_console()
@@ -159,9 +159,7 @@ def summary(report: dict[str, Any]) -> None:
     sens = report["sensitivity"]
     if sens:
         mc = sens["monte_carlo"]
-        line = (
-            f"Stability: [bold]{sens['verdict']}[/]; {sens['winner']} wins {100 * mc['win_share'][sens['winner']]:.0f}%"
-        )
+        line = f"; {sens['winner']} wins {100 * mc['win_share'][sens['winner']]:.0f}%"
         line += f" of {mc['draws']} draws with weights ±{100 * mc['spread']:.0f}%"
         if sens["smallest_change"]:
             t = sens["smallest_change"]
@@ -169,9 +167,9 @@ def summary(report: dict[str, Any]) -> None:
                 f"; {t['new_winner']} would win if {t['criterion']} weighed "
                 f"{100 * t['threshold_weight']:.0f}% (now {100 * t['current_weight']:.0f}%)"
             )
-        console.print(line)
+        console.print(styled("Stability: ", (sens["verdict"], "bold"), line))
     for x in report["exclusions"]:
         if x["kind"] == "constraint":
-            console.print(f"[yellow]excluded[/] {cell(x['framework'])}: {cell('; '.join(x['reasons']))}")
+            console.print(styled(("excluded", "yellow"), f" {cell(x['framework'])}: {cell('; '.join(x['reasons']))}"))
     for w in report["warnings"]:
-        console.print(f"[yellow]warning[/] {cell('[' + w['code'] + ']')} {cell(w['message'])}")
+        console.print(styled(("warning", "yellow"), f" {cell('[' + w['code'] + ']')} {cell(w['message'])}"))
