@@ -88,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
 
     from advisor.cli import signals
     from advisor.cli.output import console, emit_text, write_file
+    from advisor.errors import OutputError
     from advisor.evidence.bench import run_bench
     from advisor.jsonio import json_text
     from advisor.privacy import scrub
@@ -125,13 +126,20 @@ def run(args: argparse.Namespace) -> int:
     report = outcome["report"]
     data = scrub(report.to_json(), drop_keys=False)
     text = json_text(data)
-    # The measurements go out first: a --save that fails afterwards (full disk, a folder) loses nothing.
+    # The file is written first (rendering can fail: a closed pipe, a terminal gone), and a --save that fails
+    # is rescued to the user data folder and reported after the figures have been shown.
+    save_error: OutputError | None = None
+    if args.save:
+        try:
+            write_file(args.save, text, what="bench JSON", rescue="bench")
+        except OutputError as exc:
+            save_error = exc
     if args.json:
         emit_text(text)
     else:
         console().print(render_report(report))
-    if args.save:
-        write_file(args.save, text, what="bench JSON", rescue="bench")
+    if save_error is not None:
+        raise save_error
     bad = [f for f in report.failures if f.outcome in _BAD_OUTCOMES]
     return 1 if bad or not report.results else 0
 
