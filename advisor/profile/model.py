@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StringConstraint
 
 from advisor.errors import ProfileError
 from advisor.knowledge.schema import CC, Constraints, Hardware, Id, Os
-from advisor.limits import FiniteJudgement, FiniteWeight
+from advisor.limits import MAX_GPU_NAME, FiniteJudgement, FiniteWeight
 from advisor.yamlio import line_of, load_yaml_file, load_yaml_text
 
 _UNION_TAG = re.compile(r"[A-Za-z_][\w.]*\[.*\]")
@@ -101,7 +101,7 @@ class FleetEntry(_Model):
     """Hardware the team runs on (the probe adds the GPUs it finds)."""
 
     hardware: Hardware
-    model: Annotated[str, StringConstraints(min_length=1, max_length=80)] | None = None  # e.g. "V100"
+    model: Annotated[str, StringConstraints(min_length=1, max_length=MAX_GPU_NAME)] | None = None  # e.g. "V100"
     compute_capability: CC | None = None  # NVIDIA only, e.g. "7.0"
     count: Annotated[int, Field(ge=1, le=1_000_000)] | None = None
 
