@@ -291,6 +291,8 @@ def _print_frameworks(console: Any, frameworks: dict[str, Any]) -> None:
         colour = colours.get(fw["outcome"], "red")
         if fw.get("error") and fw["outcome"] not in ("ok", "missing"):
             outcome += f": {fw['error']}"
+        if fw.get("cached_age_s") is not None:  # an answer from the probe cache is not a probe of this run
+            outcome += f" (from the probe cache, {fw['cached_age_s']:.0f} s old)"
         devices = ", ".join(f"{d.get('id')} {d.get('name')}" for d in fw.get("devices") or [])
         build = ", ".join(f"{k}={v}" for k, v in (fw.get("build") or {}).items() if v not in (None, False, ""))
         threads = ", ".join(f"{k}={v}" for k, v in (fw.get("threads") or {}).items())
