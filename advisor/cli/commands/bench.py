@@ -82,6 +82,13 @@ def rendezvous_args(args: argparse.Namespace) -> list[str]:
     return out
 
 
+def rendezvous_names(args: argparse.Namespace) -> tuple[str, ...]:
+    """Host names and the job id from the rendezvous flags: the bench JSON is always scrubbed of them."""
+    endpoint = args.rdzv_endpoint or ""
+    host = endpoint.rsplit(":", 1)[0] if endpoint.count(":") == 1 or endpoint.startswith("[") else endpoint
+    return tuple(v for v in (host.strip("[]"), args.master_addr, args.rdzv_id) if v)
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the suite with live progress on stderr, then print tables and bars (or JSON)."""
     import threading
@@ -124,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
     if "error" in outcome:
         raise outcome["error"]
     report = outcome["report"]
-    data = scrub(report.to_json(), drop_keys=False)
+    data = scrub(report.to_json(), drop_keys=False, hide=rendezvous_names(args))
     text = json_text(data)
     # The file is written first (rendering can fail: a closed pipe, a terminal gone), and a --save that fails
     # is rescued to the user data folder and reported after the figures have been shown.
