@@ -115,7 +115,8 @@ def run(args: argparse.Namespace) -> int:
         summary(report)
     if args.output:
         md = args.markdown or Path(args.output).suffix.lower() in (".md", ".markdown")
-        write_file(args.output, to_markdown(report) if md else to_json_text(report), what="report", rescue="report")
+        write_file(args.output, to_markdown(report) if md else to_json_text(report), what="report", rescue="report",
+                   on_stdout=bool(args.json and not md or args.markdown and md))
     return 0
 
 
