@@ -113,8 +113,24 @@ def scrub_text(text: str, hide: Iterable[str] = ()) -> str:
     return text
 
 
-def _env_record(key: Any, value: Any) -> bool:
-    return key == "env" and isinstance(value, dict) and all(isinstance(v, str) for v in value.values())
+def allowed_env(env: Mapping[Any, Any], *, identify: bool = False) -> dict[str, str]:
+    """An `env` mapping read from a file, cut to what a live run would record: allow-listed names, text values."""
+    names = {*RECORDED_ENV, *(IDENTIFYING_ENV if identify else ())}
+    return {k: v for k, v in env.items() if k in names and isinstance(v, str)}
+
+
+def allowed_evidence(value: Any, *, identify: bool = False) -> Any:
+    """Saved evidence (a report's probe or benchmarks) with every `env` mapping cut as a live run would record it.
+
+    Re-scoring a report from another machine must not carry its other variables forward, with or without
+    `--identify`: a foreign report may hold anything under any `env`, whatever its value types.
+    """
+    if isinstance(value, dict):
+        return {k: allowed_env(v, identify=identify) if k == "env" and isinstance(v, dict)
+                else allowed_evidence(v, identify=identify) for k, v in value.items()}
+    if isinstance(value, list):
+        return [allowed_evidence(v, identify=identify) for v in value]
+    return value
 
 
 def scrub(value: Any, *, drop_keys: bool = True, hide: tuple[str, ...] = ()) -> Any:
@@ -125,8 +141,7 @@ def scrub(value: Any, *, drop_keys: bool = True, hide: tuple[str, ...] = ()) -> 
     """
     if isinstance(value, dict):
         return {scrub_text(k, hide) if isinstance(k, str) else k:
-                scrub({n: e for n, e in v.items() if n in RECORDED_ENV} if _env_record(k, v) else v,
-                      drop_keys=drop_keys, hide=hide)
+                scrub(allowed_env(v) if k == "env" and isinstance(v, dict) else v, drop_keys=drop_keys, hide=hide)
                 for k, v in value.items() if not (drop_keys and str(k).lower() in IDENTIFYING_KEYS)}
     if isinstance(value, list | tuple):
         return [scrub(v, drop_keys=drop_keys, hide=hide) for v in value]

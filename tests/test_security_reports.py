@@ -47,3 +47,24 @@ def test_a_gpu_name_longer_than_any_probe_is_one_line(tmp_path: Path, command: l
     err = capsys.readouterr().err
     assert code == 2, err
     assert err.count("\n") == 1 and "probe.gpus.devices[0].name" in err and str(path) in err
+
+
+@pytest.mark.parametrize("identify", [[], ["--identify"]])
+def test_rescoring_applies_the_live_allow_list_to_a_foreign_report(
+    tmp_path: Path, identify: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    data: dict[str, Any] = json.loads(REPORT.read_text())
+    planted = {"TF_VAR_db_password": "planted-secret-1", "AWS_SECRET_ACCESS_KEY": "planted-secret-2",
+               "OMP_NUM_THREADS": "2", "CUDA_HOME": "/opt/cuda", "COUNT": 3}  # a number: not all values are text
+    data["probe"]["software"]["env"] = planted
+    data["benchmarks"]["environment"]["env"] = dict(planted)
+    data["benchmarks"]["environment"].setdefault("frameworks", {})["pytorch"] = {"env": dict(planted)}
+    path = tmp_path / "foreign.json"
+    path.write_text(json.dumps(data))
+    assert main(["report", "--from-json", str(path), "--json", *identify]) == 0
+    out = capsys.readouterr().out
+    for leaked in ("TF_VAR_db_password", "planted-secret", "AWS_SECRET_ACCESS_KEY", "COUNT"):
+        assert leaked not in out, f"{leaked} was carried forward"
+    env = json.loads(out)["probe"]["software"]["env"]
+    assert env["OMP_NUM_THREADS"] == "2"
+    assert ("CUDA_HOME" in env) == bool(identify)  # a path: recorded only with --identify, as on a live run

@@ -48,8 +48,12 @@ def gather(
 ) -> tuple[dict[str, Any] | None, dict[str, Any] | None, str | None]:
     """The evidence: from a saved report (`old`), or by running the probe and (unless --no-bench) the benchmarks."""
     if old is not None:
+        from advisor.privacy import allowed_evidence
+
         host = (old.get("machine") or {}).get("hostname") if args.identify else None
-        return old.get("probe"), old.get("benchmarks"), host
+        # The same allow-list as a live run: a foreign report's other variables are not carried forward.
+        return allowed_evidence(old.get("probe"), identify=args.identify), \
+            allowed_evidence(old.get("benchmarks"), identify=args.identify), host
     from advisor.evidence.probe import run_probe  # deferred: the probe pulls in psutil, cpuinfo, NVML
     from advisor.scoring.constraints import apply_constraints
 
