@@ -82,3 +82,13 @@ def test_the_rescue_folder_never_follows_a_link(tmp_path: Path) -> None:
     link.symlink_to(victim)
     atomic_write_text(link, "{}", owned=True)
     assert victim.read_text() == "keep" and not link.is_symlink() and link.read_text() == "{}"
+
+
+@pytest.mark.parametrize("flags", [[], ["--markdown"]])
+def test_an_ascii_only_stdout_gets_escapes_not_a_traceback(tmp_path: Path, flags: list[str]) -> None:
+    env = _env(tmp_path) | {"PYTHONIOENCODING": "ascii"}
+    report = ROOT / "tests" / "fixtures" / "team" / "real-cpu-quick.json"
+    proc = subprocess.run([sys.executable, "-m", "advisor", "report", "--from-json", str(report), *flags],
+                          capture_output=True, env=env, cwd=tmp_path, timeout=120)
+    assert proc.returncode == 0, proc.stderr.decode(errors="replace")
+    assert proc.stdout.isascii() and b"Traceback" not in proc.stderr
