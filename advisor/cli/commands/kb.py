@@ -43,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
     """Dispatch to the chosen action."""
     from advisor.errors import ExitCode
     from advisor.knowledge import load_knowledge, validate_dirs
+    from advisor.sanitize import one_line
 
     if args.kb_command == "schema":
         from advisor.knowledge.schema_export import knowledge_json_schema_text
@@ -53,10 +54,10 @@ def run(args: argparse.Namespace) -> int:
         kb = validate_dirs([*args.kb, *args.dirs])
         packs = ", ".join(f"{p.name} {p.version}" for p in kb.packs)
         n_scores = sum(len(f.scores) for f in kb.frameworks.values())
-        print(
-            f"ok: {packs}: {len(kb.frameworks)} frameworks, {len(kb.criteria)} criteria, {n_scores} scores, "
+        print(  # pack names and versions are the pack's text: escaped (one_line) before they reach a terminal
+            one_line(f"ok: {packs}: {len(kb.frameworks)} frameworks, {len(kb.criteria)} criteria, {n_scores} scores, "
             f"{len(kb.migrations)} migrations, {len(kb.routes)} deployment routes, {len(kb.engines)} engines, "
-            f"{len(kb.scenarios)} scenarios"
+            f"{len(kb.scenarios)} scenarios")
         )
         clash = _disagreements(kb)
         unquoted = _unquoted(kb)
