@@ -43,3 +43,18 @@ def test_a_huge_integer_in_a_merged_report_is_named(tmp_path: Path, capsys: pyte
     assert main(["team", "merge", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "absurd number" in err
+
+
+def test_one_person_has_one_vote_however_many_profiles(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    examples = ROOT / "docs" / "examples" / "team"
+    saved = ROOT / "tests" / "fixtures" / "team" / "real-cpu-no-bench.json"
+    paths = [str(examples / "platform.yaml"), str(examples / "lead.yaml")]
+    for i in range(6):  # near-identical, so not caught as the same content
+        path = tmp_path / f"sock{i}.yaml"
+        path.write_text(f"member: ' Mallory  '\nweights:\n  numerical_computing: 5\n  performance: {4 + i / 100}\n")
+        paths.append(str(path))
+    assert main(["team", "decide", *paths, "--from-json", str(saved), "--json"]) == 0
+    out, err = capsys.readouterr()
+    doc = json.loads(out)
+    assert len(doc["members"]) == 3, "Mallory counts once"
+    assert len(doc["left_out"]) == 5 and err.count("one person, one vote") == 5
