@@ -68,3 +68,18 @@ def test_rescoring_applies_the_live_allow_list_to_a_foreign_report(
     env = json.loads(out)["probe"]["software"]["env"]
     assert env["OMP_NUM_THREADS"] == "2"
     assert ("CUDA_HOME" in env) == bool(identify)  # a path: recorded only with --identify, as on a live run
+
+
+@pytest.mark.parametrize(("yaml", "field"), [
+    ("team:\n  horizon_months: 1e-300\n", "horizon_months"),
+    ("team:\n  size: true\n", "size"),
+    ("fleet:\n  - hardware: nvidia_cuda\n    compute_capability: '0.0'\n", "fleet"),
+    ("fleet:\n  - hardware: cpu\n    compute_capability: '8.0'\n", "fleet"),
+])
+def test_absurd_but_well_typed_profile_values_are_one_line(tmp_path: Path, yaml: str, field: str,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "p.yaml"
+    path.write_text(yaml)
+    assert main(["profile", "check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and field in err and str(path) in err
