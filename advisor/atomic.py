@@ -93,11 +93,27 @@ def _write_replacing(target: Path, data: bytes, mode: int | None) -> None:
         raise
 
 
-def atomic_write_bytes(path: str | Path, data: bytes) -> Path:
-    """Write `data` to `path`: atomically onto a regular file or a new path, in place onto a device or FIFO."""
+def atomic_write_bytes(path: str | Path, data: bytes, *, owned: bool = False) -> Path:
+    """Write `data` to `path`: atomically onto a regular file or a new path, in place onto a device or FIFO.
+
+    `owned=True` is for the folders fwadvisor owns (the probe cache, `unsaved/`): whatever is at `path` (a
+    symbolic link, a FIFO, a device) is replaced by the new file, never followed or written through, so a link
+    planted in a shared cache folder cannot make fwadvisor overwrite the file it points to.
+    """
     if str(path) == "":
         raise OutputError("the output path is empty")
     target = Path(path)
+    if owned:
+        try:
+            st = os.lstat(target)
+        except FileNotFoundError:
+            st = None
+        except OSError as exc:
+            raise OutputError(f"cannot write: {_why(exc)}", file=target) from None
+        if st is not None and stat.S_ISDIR(st.st_mode):
+            raise OutputError(f"is {_kind(st.st_mode)}; give a file path", file=target)
+        _write_replacing(target, data, None)  # os.replace swaps the link or FIFO itself, not what it names
+        return target
     try:
         st = os.stat(target)  # follows symlinks: a link to a report replaces the report, not the link
     except FileNotFoundError:
@@ -119,9 +135,9 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> Path:
     return target
 
 
-def atomic_write_text(path: str | Path, text: str, encoding: str = "utf-8") -> Path:
+def atomic_write_text(path: str | Path, text: str, encoding: str = "utf-8", *, owned: bool = False) -> Path:
     """Write `text` to `path` (see `atomic_write_bytes`); encoding errors leave the old file untouched."""
-    return atomic_write_bytes(path, text.encode(encoding))
+    return atomic_write_bytes(path, text.encode(encoding), owned=owned)
 
 
 def check_writable(path: str | Path, field: str | None = None) -> None:

@@ -33,14 +33,22 @@ def _refusal(exc: OSError) -> str:
     return f"cannot read: {exc.strerror or exc}"
 
 
-def check_input_file(path: str | Path, error: type[AdvisorError], *, limit: int) -> os.stat_result:
-    """`stat` of a regular file no larger than `limit` bytes; anything else raises `error` naming the file."""
+def check_input_file(
+    path: str | Path, error: type[AdvisorError], *, limit: int, follow_links: bool = True
+) -> os.stat_result:
+    """`stat` of a regular file no larger than `limit` bytes; anything else raises `error` naming the file.
+
+    `follow_links=False` is for the folders fwadvisor owns (the probe cache): a symbolic link planted there
+    is refused instead of read.
+    """
     if str(path) == "":
         raise error("the file name is empty")
     try:
-        st = os.stat(path)
+        st = os.stat(path) if follow_links else os.lstat(path)
     except OSError as exc:
         raise error(_refusal(exc), file=path) from None
+    if stat.S_ISLNK(st.st_mode):
+        raise error("is a symbolic link, not a regular file", file=path)
     if not stat.S_ISREG(st.st_mode):
         raise error(f"is {_kind(st.st_mode)}, not a regular file", file=path)
     if st.st_size > limit:
@@ -48,11 +56,14 @@ def check_input_file(path: str | Path, error: type[AdvisorError], *, limit: int)
     return st
 
 
-def read_input_bytes(path: str | Path, error: type[AdvisorError], *, limit: int) -> bytes:
+def read_input_bytes(path: str | Path, error: type[AdvisorError], *, limit: int, follow_links: bool = True) -> bytes:
     """The bytes of a regular file of at most `limit` bytes; refusals and OS errors raise `error`."""
-    check_input_file(path, error, limit=limit)
+    check_input_file(path, error, limit=limit, follow_links=follow_links)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    if not follow_links:
+        flags |= getattr(os, "O_NOFOLLOW", 0)  # a link swapped in after the lstat is refused too (ELOOP)
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+        fd = os.open(path, flags)
     except OSError as exc:
         raise error(_refusal(exc), file=path) from None
     try:
@@ -76,9 +87,9 @@ def read_input_bytes(path: str | Path, error: type[AdvisorError], *, limit: int)
     return b"".join(chunks)
 
 
-def read_input_text(path: str | Path, error: type[AdvisorError], *, limit: int) -> str:
+def read_input_text(path: str | Path, error: type[AdvisorError], *, limit: int, follow_links: bool = True) -> str:
     """`read_input_bytes` decoded as UTF-8 (a BOM is accepted); undecodable text raises `error`."""
-    data = read_input_bytes(path, error, limit=limit)
+    data = read_input_bytes(path, error, limit=limit, follow_links=follow_links)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

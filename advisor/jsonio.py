@@ -69,7 +69,13 @@ def parse_json(text: str, source: str | Path, error: type[AdvisorError], *, leni
 
 
 def read_json(
-    path: str | Path, error: type[AdvisorError], *, limit: int = MAX_REPORT_BYTES, lenient: bool = False
+    path: str | Path,
+    error: type[AdvisorError],
+    *,
+    limit: int = MAX_REPORT_BYTES,
+    lenient: bool = False,
+    follow_links: bool = True,
 ) -> Any:
     """Read and parse a JSON file: regular files only, at most `limit` bytes (checked before reading)."""
-    return parse_json(read_input_text(path, error, limit=limit), path, error, lenient=lenient)
+    text = read_input_text(path, error, limit=limit, follow_links=follow_links)
+    return parse_json(text, path, error, lenient=lenient)

@@ -36,6 +36,10 @@ RANK_BYTES = 512 * 1024 * 1024
 MAX_SEED = 2**32 - 1
 #: torchrun: node counts and ranks beyond this are typos, not clusters.
 MAX_NODES = 4096
+#: A GPU model name, in a profile's fleet and a report's probe alike (NVML's name buffer is 96 bytes).
+MAX_GPU_NAME = 96
+#: GPUs one probe may list (one entry each in the team's fleet).
+MAX_GPUS = 4096
 
 #: A weight as profiles and packs may write it: finite, zero or positive, at most MAX_WEIGHT.
 FiniteWeight = Annotated[float, Field(ge=0, le=MAX_WEIGHT, allow_inf_nan=False)]

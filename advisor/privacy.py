@@ -86,37 +86,65 @@ def _compiled(home: str, user: str | None, host: str) -> tuple[tuple[re.Pattern[
         pairs.append((re.compile(re.escape(home.rstrip("/")) + r"(?=/|\b|$)"), "~"))
     # Anyone's home folder names a user, not only ours (a report may quote a colleague's path).
     pairs.append((re.compile(r"/(?:home|Users)/[^/\s'\"]+"), "/home/<user>"))
-    for value, label in ((user, "<user>"), (host, "<host>")):
-        # A one- or two-letter name would blank out ordinary words, and "root"/"localhost" identify nobody.
-        if value and len(value) >= 3 and value not in ("root", "localhost"):
-            pairs.append((re.compile(r"(?<![\w.-])" + re.escape(value) + r"(?![\w-])"), label))
+    names = [(user, "<user>"), (host, "<host>")]
+    if host and "." in host:
+        names.append((host.split(".", 1)[0], "<host>"))  # the short name of a fully qualified host
+    pairs.extend(_name_pattern(value, label) for value, label in names if _hideable(value))
     return tuple(pairs)
 
 
-def scrub_text(text: str) -> str:
-    """`text` with the home folder as `~` and any home folder, this user's and this host's names hidden."""
-    for pattern, label in _patterns():
+def _hideable(value: str | None) -> bool:
+    # A one- or two-letter name would blank out ordinary words, and "root"/"localhost" identify nobody.
+    return bool(value) and len(value or "") >= 3 and value not in ("root", "localhost")
+
+
+def _name_pattern(value: str | None, label: str) -> tuple[re.Pattern[str], str]:
+    # Bounded by letters and digits only: `alice_runs/`, `report-bighost.json` and `bighost.lan` name them too.
+    return re.compile(r"(?<![A-Za-z0-9])" + re.escape(value or "") + r"(?![A-Za-z0-9])", re.IGNORECASE), label
+
+
+def scrub_text(text: str, hide: Iterable[str] = ()) -> str:
+    """`text` with the home folder as `~` and any home folder, this user's and this host's names hidden.
+
+    `hide`: more names to hide as `<host>` (the rendezvous hosts and job id of a multi-node run).
+    """
+    for pattern, label in (*_patterns(), *(_name_pattern(v, "<host>") for v in hide if _hideable(v))):
         text = pattern.sub(label, text)
     return text
 
 
-def _env_record(key: Any, value: Any) -> bool:
-    return key == "env" and isinstance(value, dict) and all(isinstance(v, str) for v in value.values())
+def allowed_env(env: Mapping[Any, Any], *, identify: bool = False) -> dict[str, str]:
+    """An `env` mapping read from a file, cut to what a live run would record: allow-listed names, text values."""
+    names = {*RECORDED_ENV, *(IDENTIFYING_ENV if identify else ())}
+    return {k: v for k, v in env.items() if k in names and isinstance(v, str)}
 
 
-def scrub(value: Any, *, drop_keys: bool = True) -> Any:
+def allowed_evidence(value: Any, *, identify: bool = False) -> Any:
+    """Saved evidence (a report's probe or benchmarks) with every `env` mapping cut as a live run would record it.
+
+    Re-scoring a report from another machine must not carry its other variables forward, with or without
+    `--identify`: a foreign report may hold anything under any `env`, whatever its value types.
+    """
+    if isinstance(value, dict):
+        return {k: allowed_env(v, identify=identify) if k == "env" and isinstance(v, dict)
+                else allowed_evidence(v, identify=identify) for k, v in value.items()}
+    if isinstance(value, list):
+        return [allowed_evidence(v, identify=identify) for v in value]
+    return value
+
+
+def scrub(value: Any, *, drop_keys: bool = True, hide: tuple[str, ...] = ()) -> Any:
     """Scrub every string in a JSON-like value; with `drop_keys`, drop identifying keys (host, user) too.
 
     An `env` mapping (probe `software.env`, bench `environment.env`) keeps only `RECORDED_ENV` names, so a report
     saved by an older fwadvisor that recorded by prefix does not carry `TF_VAR_*` on when it is re-scored.
     """
     if isinstance(value, dict):
-        return {scrub_text(k) if isinstance(k, str) else k:
-                scrub({n: e for n, e in v.items() if n in RECORDED_ENV} if _env_record(k, v) else v,
-                      drop_keys=drop_keys)
+        return {scrub_text(k, hide) if isinstance(k, str) else k:
+                scrub(allowed_env(v) if k == "env" and isinstance(v, dict) else v, drop_keys=drop_keys, hide=hide)
                 for k, v in value.items() if not (drop_keys and str(k).lower() in IDENTIFYING_KEYS)}
     if isinstance(value, list | tuple):
-        return [scrub(v, drop_keys=drop_keys) for v in value]
+        return [scrub(v, drop_keys=drop_keys, hide=hide) for v in value]
     if isinstance(value, str):
-        return scrub_text(value)
+        return scrub_text(value, hide)
     return value

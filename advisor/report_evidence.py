@@ -8,9 +8,11 @@ a traceback deep inside scoring. Numbers are finite by construction: JSON text h
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from advisor.limits import MAX_GPU_NAME, MAX_GPUS
 
 
 class _Open(BaseModel):
@@ -42,15 +44,15 @@ class SoftwareShape(_Open):
 
 
 class GpuDeviceShape(_Open):
-    """One entry of `probe.gpus.devices`."""
+    """One entry of `probe.gpus.devices`: its name becomes a fleet entry's model, so it has the same bound."""
 
-    name: str | None = None
+    name: Annotated[str, StringConstraints(max_length=MAX_GPU_NAME)] | None = None
 
 
 class GpusShape(_Open):
     """`probe.gpus`."""
 
-    devices: list[GpuDeviceShape] | None = None
+    devices: Annotated[list[GpuDeviceShape], Field(max_length=MAX_GPUS)] | None = None
 
 
 class AcceleratorShape(_Open):

@@ -214,7 +214,8 @@ def test_pack_with_a_fifo_a_link_loop_or_an_unreadable_file(tmp_path: Path, caps
     # Unreadable even for root: /proc/self/mem is a regular file whose read at offset 0 fails with EIO.
     (fw / "unreadable.yaml").symlink_to("/proc/self/mem")
     code, _, err = run_cli(["kb", "validate", str(pack)], capsys)
-    assert_one_line_error(code, err, "unreadable.yaml", "cannot read")
+    # The link leads out of the pack, so it is refused before anything is read (issue 23 item 21).
+    assert_one_line_error(code, err, "unreadable.yaml", "link out of the knowledge pack")
 
 
 # --- reports read back --------------------------------------------------------------------------------------------

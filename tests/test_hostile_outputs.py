@@ -243,7 +243,8 @@ def test_control_characters_are_escaped_in_markdown(tmp_path: Path, capsys: pyte
     report = json.loads(report_path.read_text())
     report["recommendation"]["summary"] = "evil \x1b[2J\x07\x00 summary \x9b"
     md = to_markdown(report)
-    assert "\\x1b[2J\\x07\\x00" in md and "\\x9b" in md
+    # Written as \x1b and so on, with Markdown's own backslash escaped so that a reader sees "\x1b[2J".
+    assert "\\\\x1b\\[2J\\\\x07\\\\x00" in md and "\\\\x9b" in md
     assert not any(ord(c) < 32 and c not in "\n\t" for c in md)
 
 

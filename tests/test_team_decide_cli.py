@@ -9,6 +9,7 @@ import jsonschema
 import pytest
 from _scoring_support import ROOT, run_cli
 
+from advisor.sanitize import markdown_text
 from advisor.team.decision_schema import SCHEMA_PATH, schema_text
 
 EXAMPLES = ROOT / "docs" / "examples" / "team"
@@ -77,7 +78,7 @@ def test_three_members_markdown_from_a_saved_report(bad_member: Path, tmp_path: 
     md = out.read_text()
     assert md.startswith("# Team decision: ") and "best fit for this team" in md
     assert "**Rita (research)** (weights), **Pat (platform)** (pairwise), **lead** (weights)" in md
-    assert f"Left out (1): `{bad_member}`" in md
+    assert f"Left out (1): {markdown_text(str(bad_member))}" in md  # shown literally, escaped once
     for heading in (
         "## Answer",
         "## Members",

@@ -7,6 +7,8 @@ from pathlib import Path
 
 from _tui_support import goto, make_app, recorded_bench, recorded_probe, settle
 
+from advisor.sanitize import markdown_text
+
 ROOT = Path(__file__).resolve().parent.parent
 MEMBERS = [str(ROOT / "docs" / "examples" / "team" / n) for n in ("researcher.yaml", "platform.yaml", "lead.yaml")]
 
@@ -48,7 +50,7 @@ def test_team_decision_from_the_priorities_step(kb, tmp_path: Path) -> None:  # 
             assert view.document["team"]["ranking"] == same.document["team"]["ranking"]
             assert view.document["consensus"] == same.document["consensus"]
             assert view.markdown.startswith("# Team decision: ")
-            assert "## Fragility" in view.markdown and f"`{bad}`" in view.markdown
+            assert "## Fragility" in view.markdown and markdown_text(str(bad)) in view.markdown
             await pilot.press("escape")
             await pilot.pause()
             assert app.screen.step == "priorities"

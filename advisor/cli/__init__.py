@@ -73,9 +73,23 @@ def _quiet_broken_pipe() -> int:
     return BROKEN_PIPE_EXIT
 
 
+def _encodable_streams() -> None:
+    # An ASCII or Latin-1 stdout (PYTHONIOENCODING=ascii, LANG=C on old systems) cannot hold '•', '±' or a
+    # CPU model's '®': such characters are written as \uXXXX escapes instead of ending the command.
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):
+                pass  # a stream already written to in another mode, or closed
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the process exit code."""
     from advisor.sanitize import one_line
+
+    _encodable_streams()
 
     parser = build_parser()
     args = parser.parse_args(argv)

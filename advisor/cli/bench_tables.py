@@ -93,7 +93,7 @@ def render_measurements(rows: list[Any], title: str, peak: bool = False) -> Any:
                  *([] if one_unit else [m.unit]), *([_ci_pct(m)] if with_ci else [])]
         if peak:
             cells.append("–" if m.pct_of_peak is None else f"{m.pct_of_peak:.0f}%")
-        cells.append("[yellow]" + "; ".join(short(w) for w in m.warnings) + "[/]" if m.warnings else "")
+        cells.append(Text("; ".join(short(w) for w in m.warnings), style="yellow"))
         table.add_row(*cells)
     captions = []
     above = next((w for m in rows for w in m.warnings if w.code is BenchWarningCode.ABOVE_PEAK), None)
@@ -198,6 +198,6 @@ def render_report(report: Any) -> Any:
         for f in report.failures:
             style = "dim" if f.outcome in ("skipped", "missing") else "red"
             where = f.benchmark if not f.device or f.device == "cpu" else f"{f.benchmark}@{f.device}"
-            table.add_row(f.framework, where, f"[{style}]{f.outcome}[/]", f.error)
+            table.add_row(f.framework, where, Text(f.outcome, style=style), f.error)
         parts.append(table)
     return Group(*parts)

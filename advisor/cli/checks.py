@@ -25,6 +25,23 @@ def _nnodes(value: str, field: str) -> None:
         raise UsageError(f"MIN must not exceed MAX, got {value!r}", field=field)
 
 
+#: A host name or IPv4 address (RFC 1123 letters, digits, dots, hyphens), or an IPv6 address in brackets.
+_HOST = r"(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])"
+
+
+def _pattern(pattern: str, what: str) -> Callable[[Any, str], None]:
+    """A check that `value` is all of `pattern` (these flags reach torchrun's command line as they are)."""
+
+    def check(value: Any, field: str) -> None:
+        m = re.fullmatch(pattern, str(value))
+        if not m:
+            raise UsageError(f"must be {what}, got {value!r}", field=field)
+        if m.groupdict().get("port") is not None:
+            limits.check_number(int(m.group("port")), field, low=1, high=65535)
+
+    return check
+
+
 #: dest -> check(value, flag). Numbers are bounded here and nowhere else (see advisor.limits).
 NUMBER_CHECKS: dict[str, Callable[[Any, str], None]] = {
     "budget": lambda v, f: limits.check_number(v, f, low=0, high=limits.MAX_BUDGET_S, low_open=True),
@@ -35,6 +52,10 @@ NUMBER_CHECKS: dict[str, Callable[[Any, str], None]] = {
     "node_rank": lambda v, f: limits.check_number(v, f, low=0, high=limits.MAX_NODES - 1),
     "master_port": lambda v, f: limits.check_number(v, f, low=1, high=65535),
     "nnodes": _nnodes,
+    "rdzv_endpoint": _pattern(_HOST + r"(?::(?P<port>\d{1,5}))?", "HOST or HOST:PORT"),
+    "master_addr": _pattern(_HOST, "a host name or address"),
+    "rdzv_id": _pattern(r"[A-Za-z0-9_.-]{1,128}", "letters, digits, '_', '.' or '-' (at most 128)"),
+    "rdzv_backend": _pattern(r"c10d|etcd|etcd-v2|static", "one of c10d, etcd, etcd-v2, static"),
 }
 
 

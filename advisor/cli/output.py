@@ -28,7 +28,13 @@ def note(text: str) -> None:
 
 
 def console(*, stderr: bool = False) -> Any:
-    """A Rich console whose broken pipe is a `BrokenPipeError` (handled quietly in `advisor.cli.main`)."""
+    """The CLI's one renderer: a Rich console that never parses text as markup or emoji codes.
+
+    Every string it draws (table cells and titles, rules, printed lines) goes through `render_str`, which
+    escapes control characters and turns markup off, so a `[/]` from a framework's error, /etc/os-release or
+    a report prints as written. Styles are given as objects (`styled`), never as tags inside text.
+    A broken pipe is a `BrokenPipeError` (handled quietly in `advisor.cli.main`).
+    """
     from rich.console import Console
 
     class _Console(Console):
@@ -37,7 +43,19 @@ def console(*, stderr: bool = False) -> Any:
             self.quiet = True
             raise BrokenPipeError
 
-    return _Console(stderr=stderr)
+        def render_str(self, text: str, **kwargs: Any) -> Any:
+            kwargs.update(markup=False, emoji=False)
+            return super().render_str(printable(text), **kwargs)
+
+    return _Console(stderr=stderr, markup=False, emoji=False)
+
+
+def styled(*parts: Any) -> Any:
+    """A Rich `Text` from plain strings and `(text, style)` pairs; the text is never parsed as markup."""
+    from rich.text import Text
+
+    return Text.assemble(*((printable(str(p[0])), p[1]) if isinstance(p, tuple) else printable(str(p))
+                           for p in parts))
 
 
 def _rescue(text: str, stem: str, suffix: str) -> Path | None:
@@ -47,13 +65,17 @@ def _rescue(text: str, stem: str, suffix: str) -> Path | None:
 
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
     try:
-        return atomic_write_text(user_data_dir() / "unsaved" / f"{stem}-{stamp}{suffix}", text)
+        return atomic_write_text(user_data_dir() / "unsaved" / f"{stem}-{stamp}{suffix}", text, owned=True)
     except OutputError:
         return None
 
 
-def write_file(path: str, text: str, *, what: str = "", rescue: str | None = None) -> None:
-    """Write `text` to `path` with the one writer; with `rescue`, a failed write still keeps `text` somewhere."""
+def write_file(path: str, text: str, *, what: str = "", rescue: str | None = None, on_stdout: bool = False) -> None:
+    """Write `text` to `path` with the one writer; with `rescue`, a failed write still keeps `text` somewhere.
+
+    `on_stdout`: the same document was already printed, so a write that fails and cannot be rescued either
+    loses nothing; otherwise the error says the document is lost rather than pointing at stdout.
+    """
     from advisor.atomic import atomic_write_text
 
     try:
@@ -62,7 +84,10 @@ def write_file(path: str, text: str, *, what: str = "", rescue: str | None = Non
         if rescue is None:
             raise
         kept = _rescue(text, rescue, Path(path).suffix or ".json")
-        where = f"; the {rescue} was kept in {kept}" if kept else "; it is on stdout only"
+        if kept:
+            where = f"; the {rescue} was kept in {kept}"
+        else:
+            where = "; it is on stdout only" if on_stdout else f"; the {rescue} could not be kept anywhere"
         raise OutputError(exc.message + where, file=exc.file, field=exc.field) from None
     note(f"fwadvisor: {what or 'output'} written to {path}")
 
@@ -72,13 +97,20 @@ def emit_text(text: str) -> None:
     sys.stdout.write(printable(text))
 
 
-def emit_document(args: argparse.Namespace, data: Any, markdown: str) -> None:
-    """`-o FILE` writes atomically; `--json`/`--markdown` or a pipe get raw text; a terminal gets Markdown."""
-    from advisor.jsonio import json_text
+def emit_document(args: argparse.Namespace, data: Any, markdown: str, *, rescue: str = "document") -> None:
+    """`-o FILE` writes atomically; `--json`/`--markdown` or a pipe get raw text; a terminal gets Markdown.
 
+    The one scrubber runs here over both forms unless the command has `--identify`: documents are shared.
+    A file that cannot be written is rescued to the user data folder as `rescue-STAMP.md|json`.
+    """
+    from advisor.jsonio import json_text
+    from advisor.privacy import scrub, scrub_text
+
+    if not getattr(args, "identify", False):
+        data, markdown = scrub(data, drop_keys=False), scrub_text(markdown)
     text = json_text(data) if wants_json(args) else printable(markdown)
     if args.output:
-        write_file(args.output, text)
+        write_file(args.output, text, rescue=rescue)
     elif args.json or args.markdown or not sys.stdout.isatty():
         emit_text(text)
     else:
@@ -88,7 +120,5 @@ def emit_document(args: argparse.Namespace, data: Any, markdown: str) -> None:
 
 
 def cell(value: Any) -> str:
-    """Text from input for a Rich table: markup brackets and control characters cannot act on the terminal."""
-    from rich.markup import escape
-
-    return escape(one_line(str(value)))
+    """Text from input for one table cell or line: control characters escaped (markup is off in `console`)."""
+    return one_line(str(value))

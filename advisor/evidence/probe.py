@@ -206,7 +206,8 @@ def run_probe(
             fw_result.update(probe_frameworks(adapters, fast=fast, timeout=timeout, on_event=on_event, cancel=cancel))
         else:
             fw_result.update(
-                probe_frameworks_cached(adapters, fresh=fresh, timeout=timeout, on_event=on_event, cancel=cancel)
+                probe_frameworks_cached(adapters, fresh=fresh, timeout=timeout, on_event=on_event, cancel=cancel,
+                                        notes=notes)
             )
         if not identify:
             for fp in fw_result.values():

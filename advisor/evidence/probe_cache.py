@@ -19,10 +19,14 @@ import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from advisor import __version__
+from advisor.errors import AdvisorError
 from advisor.evidence.child import ENV_ALLOW
+from advisor.jsonio import read_json
 
 if TYPE_CHECKING:
     from advisor.evidence.probe import FrameworkProbe
@@ -91,30 +95,87 @@ def cache_key(adapter: FrameworkAdapter, env: Mapping[str, str] | None = None) -
     return hashlib.sha256(json.dumps(material, sort_keys=True, default=str).encode()).hexdigest()[:32]
 
 
-def load(adapter_id: str, key: str, max_age_s: float = MAX_AGE_S) -> tuple[FrameworkProbe, float] | None:
-    """(the stored probe, its age in seconds), or None when there is none, it is too old or unreadable."""
+class CacheError(AdvisorError):
+    """A cache entry that cannot be used: unreadable, not a regular file, or of the wrong shape."""
+
+
+#: Entries are a few kB; anything near this is not one of ours.
+MAX_ENTRY_BYTES = 1024 * 1024
+
+
+class _Entry(BaseModel):
+    """One stored entry, validated like any other input: the cache folder may be shared or tampered with."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    key: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{32}$")]
+    stored: Annotated[float, Field(allow_inf_nan=False)]
+    probe: dict[str, Any]
+
+
+def _probe_model() -> Any:
+    from pydantic import TypeAdapter
+
     from advisor.evidence.probe import FrameworkProbe
 
-    path = cache_dir() / f"{adapter_id}-{key}.json"
+    return TypeAdapter(FrameworkProbe)
+
+
+def _read(path: Path) -> _Entry:
+    """The entry at `path` (never through a link: the folder is ours), or `CacheError` naming what is wrong."""
+    data = read_json(path, CacheError, limit=MAX_ENTRY_BYTES, follow_links=False)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        age = time.time() - float(data["stored"])
-        if not 0 <= age <= max_age_s or data.get("key") != key:
+        return _Entry.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise CacheError(f"not a probe-cache entry ({first['msg']})", file=path, field=where or None) from None
+
+
+def load(
+    adapter_id: str, key: str, max_age_s: float = MAX_AGE_S, problems: list[str] | None = None
+) -> tuple[FrameworkProbe, float] | None:
+    """(the stored probe, its age in seconds), or None when there is none, it is too old or unusable.
+
+    An entry that exists but cannot be used (a FIFO, a link, wrong shape or types) is a miss too; why is
+    appended to `problems` (one line each) so the probe can say so instead of failing or staying silent.
+    """
+    from advisor.sanitize import one_line
+
+    path = cache_dir() / f"{adapter_id}-{key}.json"
+    if not os.path.lexists(path):
+        return None
+    try:
+        entry = _read(path)
+        fp = _probe_model().validate_python(entry.probe)
+        if fp.id != adapter_id or fp.outcome != "ok":
+            raise CacheError("holds another framework's or a failed probe", file=path, field="probe")
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(["probe", *(str(p) for p in first["loc"])])
+        problem = str(CacheError(f"not a probe-cache entry ({first['msg']})", file=path, field=where))
+    except CacheError as exc:
+        problem = str(exc)
+    else:
+        age = time.time() - entry.stored
+        if not 0 <= age <= max_age_s or entry.key != key:
             return None
-        return FrameworkProbe.from_json(data["probe"]), age
-    except (OSError, ValueError, KeyError, TypeError):
-        return None  # a missing or damaged entry only means probing again
+        return fp, age
+    if problems is not None:
+        problems.append(one_line(f"probe cache: {problem}; probed again"))
+    return None
 
 
 def last_wall_s(adapter_id: str) -> float | None:
     """How long this framework's newest stored probe took, whatever its key or age: a scheduling estimate only."""
     try:
-        newest = max(cache_dir().glob(f"{adapter_id}-*.json"), key=lambda p: p.stat().st_mtime, default=None)
+        entries = [p for p in cache_dir().glob(f"{adapter_id}-*.json") if p.is_file() and not p.is_symlink()]
+        newest = max(entries, key=lambda p: p.stat().st_mtime, default=None)
         if newest is None:
             return None
-        wall = json.loads(newest.read_text(encoding="utf-8"))["probe"]["wall_s"]
-        return float(wall) if isinstance(wall, int | float) and wall >= 0 else None
-    except (OSError, ValueError, KeyError, TypeError):
+        wall = _read(newest).probe.get("wall_s")
+        return float(wall) if isinstance(wall, int | float) and 0 <= wall < MAX_AGE_S else None
+    except (OSError, CacheError):
         return None
 
 
@@ -128,9 +189,10 @@ def store(fp: FrameworkProbe, key: str) -> None:
     try:
         now = time.time()
         for old in folder.glob(f"{fp.id}-*.json"):  # drop entries past the age limit (other keys may be in use)
-            if now - old.stat().st_mtime > MAX_AGE_S:
+            if now - old.lstat().st_mtime > MAX_AGE_S:
                 old.unlink(missing_ok=True)
+        # owned: a link or FIFO planted under an entry's name is replaced, never written through
         atomic_write_text(folder / f"{fp.id}-{key}.json",
-                          json.dumps({"key": key, "stored": time.time(), "probe": fp.to_json()}))
+                          json.dumps({"key": key, "stored": time.time(), "probe": fp.to_json()}), owned=True)
     except OSError:
         pass

@@ -328,14 +328,18 @@ def probe_frameworks_cached(
     timeout: float,
     on_event: Callable[[ProbeEvent], None] | None,
     cancel: threading.Event | None,
+    notes: list[str] | None = None,
 ) -> dict[str, FrameworkProbe]:
-    """`probe_frameworks`, answered from the probe cache where an entry matches (unless `fresh`)."""
+    """`probe_frameworks`, answered from the probe cache where an entry matches (unless `fresh`).
+
+    An entry that cannot be used is probed again, and one line in `notes` says why.
+    """
     from advisor.evidence import probe_cache
 
     keys = {a.id: probe_cache.cache_key(a) for a in adapters}
     found: dict[str, FrameworkProbe] = {}
     for a in adapters:
-        hit = None if fresh else probe_cache.load(a.id, keys[a.id])
+        hit = None if fresh else probe_cache.load(a.id, keys[a.id], problems=notes)
         if hit is not None:
             fp, age = hit
             fp.cached_age_s = round(age, 1)

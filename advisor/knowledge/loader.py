@@ -161,7 +161,12 @@ def _load_pack(directory: Path, merged: _Merged, *, base: bool) -> None:
                 file=child,
             )
     pack: PackFile | None = None
+    root = os.path.realpath(directory)
     for path in files + fw_files:
+        # A link out of the pack would read any file (and quote its first line in the error, e.g. /etc/shadow).
+        if os.path.commonpath([root, os.path.realpath(path)]) != root:
+            raise KnowledgeError("is a symbolic link out of the knowledge pack; copy the file into the pack",
+                                 file=path)
         digest.update(path.name.encode())
         digest.update(read_input_bytes(path, KnowledgeError, limit=MAX_YAML_BYTES))
         if path.parent == fw_dir:

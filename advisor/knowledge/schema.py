@@ -14,7 +14,7 @@ import datetime as dt
 from enum import StrEnum
 from typing import Annotated, Any
 
-from pydantic import AnyHttpUrl, BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, AnyHttpUrl, BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
 
 from advisor.limits import FiniteWeight
 
@@ -387,8 +387,18 @@ class DeploymentFile(Model):
     engines: list[Engine] = Field(default_factory=list)
 
 
-#: An ISO 3166-1 alpha-2 country code (the jurisdiction a maintainer is subject to), e.g. "US", "CN".
-Country = Annotated[str, StringConstraints(pattern=r"^[A-Z]{2}$")]
+def _assigned_country(code: str) -> str:
+    if code == "AA" or code == "ZZ" or "QM" <= code <= "QZ" or (code[0] == "X" and code != "XK"):
+        raise ValueError(f"{code} is a user-assigned ISO 3166 code, not a country")
+    return code
+
+
+#: An ISO 3166-1 alpha-2 country code (the jurisdiction a maintainer is subject to), e.g. "US", "CN"; the
+#: user-assigned codes (AA, QM-QZ, XA-XZ but Kosovo's XK, ZZ) name no country.
+Country = Annotated[str, StringConstraints(pattern=r"^[A-Z]{2}$"), AfterValidator(lambda c: _assigned_country(c))]
+#: An SPDX licence id (letters, digits, '.', '-', an optional '+'; LicenseRef-... too): "" or "(" matched nothing
+#: and so excluded every framework.
+SpdxId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9.-]*\+?$", max_length=64)]
 
 
 class Constraints(Model):
@@ -396,7 +406,7 @@ class Constraints(Model):
 
     must_run_on: list[Hardware] = Field(default_factory=list)
     must_deploy_to: list[Id] = Field(default_factory=list)
-    licenses: list[str] = Field(default_factory=list)  # allowed licences (SPDX ids); empty = any
+    licenses: list[SpdxId] = Field(default_factory=list)  # allowed licences (SPDX ids); empty = any
     exclude: list[Id] = Field(default_factory=list)  # frameworks ruled out by policy
     #: Sovereignty: the maintainer's jurisdiction must be one of these (empty = any), e.g. [CN] for "domestic stack".
     maintainer_jurisdictions: list[Country] = Field(default_factory=list)

@@ -8,11 +8,11 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StringConstraints, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StringConstraints, ValidationError, model_validator
 
 from advisor.errors import ProfileError
 from advisor.knowledge.schema import CC, Constraints, Hardware, Id, Os
-from advisor.limits import FiniteJudgement, FiniteWeight
+from advisor.limits import MAX_GPU_NAME, FiniteJudgement, FiniteWeight
 from advisor.yamlio import line_of, load_yaml_file, load_yaml_text
 
 _UNION_TAG = re.compile(r"[A-Za-z_][\w.]*\[.*\]")
@@ -65,9 +65,11 @@ class Team(_Model):
 
     current: list[Id] = Field(default_factory=list)
     experience: dict[Id, Experience] = Field(default_factory=dict)
-    size: Annotated[int, Field(ge=1, le=100_000)] | None = None  # engineers who would do the work
-    #: Months over which the team weighs a move (the migration's share of its capacity is taken over this).
-    horizon_months: Annotated[float, Field(gt=0, le=240, allow_inf_nan=False)] = 24.0
+    # strict: YAML's `true` is not one engineer
+    size: Annotated[int, Field(strict=True, ge=1, le=100_000)] | None = None  # engineers who would do the work
+    #: Months over which the team weighs a move (the migration's share of its capacity is taken over this);
+    #: at least one: 1e-300 months made every move's cost share astronomically large.
+    horizon_months: Annotated[float, Field(ge=1, le=240, allow_inf_nan=False)] = 24.0
 
 
 class Codebase(_Model):
@@ -110,9 +112,20 @@ class FleetEntry(_Model):
     """Hardware the team runs on (the probe adds the GPUs it finds)."""
 
     hardware: Hardware
-    model: Annotated[str, StringConstraints(min_length=1, max_length=80)] | None = None  # e.g. "V100"
+    model: Annotated[str, StringConstraints(min_length=1, max_length=MAX_GPU_NAME)] | None = None  # e.g. "V100"
     compute_capability: CC | None = None  # NVIDIA only, e.g. "7.0"
     count: Annotated[int, Field(ge=1, le=1_000_000)] | None = None
+
+    @model_validator(mode="after")
+    def _real_compute_capability(self) -> FleetEntry:
+        # "0.0" silently excluded every framework with a GPU floor; on a CPU entry it means nothing.
+        if self.compute_capability is None:
+            return self
+        if self.hardware is not Hardware.NVIDIA_CUDA:
+            raise ValueError(f"compute_capability is for nvidia_cuda entries, not {self.hardware.value}")
+        if int(self.compute_capability.split(".")[0]) < 1:
+            raise ValueError(f"compute_capability {self.compute_capability} is no NVIDIA GPU's (the oldest is 1.0)")
+        return self
 
 
 class Environment(_Model):

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from advisor.report.sensitivity_text import advice_change_line
+from advisor.sanitize import markdown_text as md
 from advisor.sanitize import printable
 from advisor.scoring.explain import display_parts, evidence_label
 
@@ -18,11 +19,13 @@ def to_markdown(report: dict[str, Any]) -> str:
     """The report as Markdown: recommendation, ranking, explanations, sensitivity, exclusions, warnings."""
     out: list[str] = ["# fwadvisor report", ""]
     rec = report["recommendation"]
-    out += ["## Recommendation", "", f"**{rec['summary']}**", ""]
-    out += [f"- {s}" for s in rec["next_steps"]] + [""]
+    # Every value from input (names from packs, profile and report paths, machine strings, messages) goes through
+    # `md` (sanitize.markdown_text) once here: shown literally, never as a heading, a link, an image or HTML.
+    out += ["## Recommendation", "", f"**{md(rec['summary'])}**", ""]
+    out += [f"- {md(s)}" for s in rec["next_steps"]] + [""]
     gap = rec.get("break_even")
     if gap:
-        out += ["## Stay or move", "", gap["statement"], ""]
+        out += ["## Stay or move", "", md(gap["statement"]), ""]
         cost = gap.get("cost")
         if cost:
             lo, hi = cost["effort_engineer_months"]
@@ -39,8 +42,8 @@ def to_markdown(report: dict[str, Any]) -> str:
     out += [
         "## Profile",
         "",
-        f"- Source: {prof['source']}",
-        f"- Scenario: {prof['scenario'] or 'none'}",
+        f"- Source: {md(prof['source'])}",
+        f"- Scenario: {md(prof['scenario'] or 'none')}",
         f"- Weights ({prof['weight_source']}; {prof.get('weight_scale') or 'normalised'}), with each one's share: "
         + ", ".join(
             (f"{k} {eff[k]['value']:.2f} ({_fmt_pct(v)}, {eff[k]['source']})" if k in eff else f"{k} {_fmt_pct(v)}")
@@ -49,18 +52,18 @@ def to_markdown(report: dict[str, Any]) -> str:
         ),
     ]
     cons = {k: v for k, v in prof["constraints"].items() if v}
-    out += [f"- Constraints: {json.dumps(cons) if cons else 'none'}", ""]
+    out += [f"- Constraints: {md(json.dumps(cons)) if cons else 'none'}", ""]
     out += ["## Ranking", "", "| # | Framework | Score (0-5) | TOPSIS | Status |", "|---|---|---|---|---|"]
     for e in report["ranking"]:
         out.append(
-            f"| {e['rank']} | {e['name']} | {e['total']:.2f} | {e['topsis']:.2f} (#{e['topsis_rank']}) "
+            f"| {e['rank']} | {md(e['name'])} | {e['total']:.2f} | {e['topsis']:.2f} (#{e['topsis_rank']}) "
             f"| {e['status']} |"
         )
     out.append("")
     for e in report["ranking"]:
         parts, total = display_parts([c["contribution"] for c in e["contributions"]])
         out += [
-            f"### {e['name']}: {total:.2f}",
+            f"### {md(e['name'])}: {total:.2f}",
             "",
             "| Criterion | Share of weight | Score | Contribution | Evidence |",
             "|---|---|---|---|---|",
@@ -73,8 +76,8 @@ def to_markdown(report: dict[str, Any]) -> str:
                 else ""
             )
             out.append(
-                f"| {c['name']} | {_fmt_pct(c['weight'])} | {c['score']:.2f}{measured} | {shown:.2f} "
-                f"| {c['evidence']} |"
+                f"| {md(c['name'])} | {_fmt_pct(c['weight'])} | {c['score']:.2f}{measured} | {shown:.2f} "
+                f"| {md(c['evidence'])} |"
             )
         out.append(f"| **Total** | 100% | | **{total:.2f}** | |")
         out.append("")
@@ -96,22 +99,22 @@ def to_markdown(report: dict[str, Any]) -> str:
         out.append("")
     if report["exclusions"]:
         out += ["## Exclusions", ""]
-        out += [f"- {x['framework']}: {'; '.join(x['reasons'])}" for x in report["exclusions"]] + [""]
+        out += [f"- {md(x['framework'])}: {md('; '.join(x['reasons']))}" for x in report["exclusions"]] + [""]
     if report["warnings"]:
-        out += ["## Warnings", ""] + [f"- [{w['code']}] {w['message']}" for w in report["warnings"]] + [""]
+        out += ["## Warnings", ""] + [f"- \\[{md(w['code'])}\\] {md(w['message'])}" for w in report["warnings"]] + [""]
     m = report["machine"]
     out += [
         "## Machine",
         "",
-        f"- CPU: {m['cpu'] or 'unknown'} ({m['logical_cores'] or '?'} logical cores)",
-        f"- GPUs: {', '.join(m['gpus']) or 'none found'}",
-        f"- Hardware: {', '.join(m['hardware']) or 'unknown (no probe)'}",
+        f"- CPU: {md(m['cpu'] or 'unknown')} ({m['logical_cores'] or '?'} logical cores)",
+        f"- GPUs: {md(', '.join(m['gpus']) or 'none found')}",
+        f"- Hardware: {md(', '.join(m['hardware']) or 'unknown (no probe)')}",
     ]
     if m["hostname"]:
-        out.append(f"- Host: {m['hostname']}")
+        out.append(f"- Host: {md(m['hostname'])}")
     bench = report["benchmarks"]
     out.append(
-        f"- Benchmarks: {len(bench.get('results') or [])} results ({bench.get('preset')})"
+        f"- Benchmarks: {len(bench.get('results') or [])} results ({md(bench.get('preset'))})"
         if bench
         else "- Benchmarks: not run"
     )
@@ -119,7 +122,7 @@ def to_markdown(report: dict[str, Any]) -> str:
     out += [
         "",
         f"_fwadvisor {report['tool']['version']}, knowledge {kb['version']} "
-        f"({', '.join(p['name'] + ' ' + p['version'] for p in kb['packs'])}), {report['generated_at']}_",
+        f"({md(', '.join(p['name'] + ' ' + p['version'] for p in kb['packs']))}), {md(report['generated_at'])}_",
         "",
     ]
     return printable("\n".join(out))  # names and messages from input may carry ESC, BEL or NUL

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from advisor.report import to_markdown
+from advisor.sanitize import markdown_text
 
 
 def _pct(x: float) -> str:
@@ -12,7 +13,8 @@ def _pct(x: float) -> str:
 
 
 def _cell(text: Any) -> str:
-    return " ".join(str(text).split()).replace("|", "\\|")
+    # Member names, file paths, reasons and names from packs: shown literally (sanitize.markdown_text).
+    return markdown_text(text)
 
 
 def _team_sections(doc: dict[str, Any]) -> list[str]:
@@ -37,17 +39,17 @@ def to_markdown_decision(doc: dict[str, Any]) -> str:
     rec = team["recommendation"]
     names = {e["framework"]: e["name"] for e in team["ranking"]}
     members = doc["members"]
-    out = [f"# Team decision: {rec['name'] or 'no framework fits every constraint'}", ""]
+    out = [f"# Team decision: {_cell(rec['name'] or 'no framework fits every constraint')}", ""]
     out.append(
         f"{len(members)} member(s): " + ", ".join(f"**{_cell(m['label'])}** ({m['input']})" for m in members) + "."
     )
     if doc["left_out"]:
         out.append(
             f"Left out ({len(doc['left_out'])}): "
-            + "; ".join(f"`{_cell(x['file'])}` ({_cell(x['reason'])})" for x in doc["left_out"])
+            + "; ".join(f"{_cell(x['file'])} ({_cell(x['reason'])})" for x in doc["left_out"])
             + ". The answer below does not include them."
         )
-    out += ["", "## Answer", "", f"**{_cell(rec['summary'])}**", "", f"- {frag['statement']}"]
+    out += ["", "## Answer", "", f"**{_cell(rec['summary'])}**", "", f"- {_cell(frag['statement'])}"]
     if cons["kendall_w"] is not None:
         out.append(
             f"- Consensus: Kendall's W = {cons['kendall_w']:.2f} over {len(members)} members' rankings of "
@@ -60,7 +62,8 @@ def to_markdown_decision(doc: dict[str, Any]) -> str:
         )
         if cons["disagreeing"]:
             line += "; " + ", ".join(
-                f"{_cell(k)} prefers {names.get(v, v) if v else 'nothing (their constraints leave no framework)'}"
+                f"{_cell(k)} prefers "
+                + (_cell(names.get(v, v)) if v else 'nothing (their constraints leave no framework)')
                 for k, v in cons["disagreeing"].items()
             )
         out.append(line + ".")
@@ -114,14 +117,14 @@ def to_markdown_decision(doc: dict[str, Any]) -> str:
                 f"({', '.join(map(_cell, d['high_members']))})"
             )
         out.append("")
-    out += ["## Fragility", "", frag["statement"], ""]
+    out += ["## Fragility", "", _cell(frag["statement"]), ""]
     if frag["flips"]:
         out += ["| Member | Criterion | Their share now | Changes the answer at | Then |", "|---|---|---|---|---|"]
         for f in frag["flips"]:
             at = _pct(f["to_share"]) + (f" (judgements x{f['factor']:.2g})" if f["factor"] else "")
             out.append(
                 f"| {_cell(f['member'])} | {f['criterion']} | {_pct(f['from_share'])} | {at} "
-                f"| {names.get(f['new_winner'], f['new_winner'])} |"
+                f"| {_cell(names.get(f['new_winner'], f['new_winner']))} |"
             )
         out.append("")
     if frag["unmoved"]:

@@ -121,6 +121,14 @@ def load_members(kb: KnowledgeBase, paths: Sequence[str | Path]) -> tuple[list[M
         if first is not None:
             left_out.append(LeftOut(path, f"the same member as {first}: counted once"))
             continue
+        # Near-identical profiles under one `member:` name are still one person: six of them flipped the answer.
+        person = f"member:{' '.join(profile.member.split()).casefold()}" if profile.member else None
+        if person is not None and person in seen:
+            left_out.append(LeftOut(path, f"names member {label!r}, as {seen[person]} does: one person, one vote "
+                                          "(the first file counts; give each person one profile)"))
+            continue
+        if person is not None:
+            seen[person] = path
         seen.update({k: path for k in keys})
         labels[label] += 1
         if labels[label] > 1:

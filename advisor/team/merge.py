@@ -116,10 +116,9 @@ def merge_reports(
     """Merge report files into a team summary; `ReportError` only if none of them is usable."""
     loaded, skipped = load_reports(paths)
     if not loaded:
-        names = ", ".join(s.path for s in skipped) or "none given"
-        raise ReportError(
-            f"no usable report among the files ({names}); see the reasons with each file", field="reports"
-        )
+        # The CLI never gets to list the skipped files when nothing is usable: the reasons go in this one line.
+        reasons = "; ".join(f"{s.path}: {s.reason}" for s in skipped) or "none given"
+        raise ReportError(f"no usable report among the files ({reasons})", field="reports")
     warnings: list[str] = []  # skipped files have their own list; not repeated here
     for report in loaded:
         warnings += [f"{report.path}: {w}" for w in report.warnings]

@@ -40,6 +40,13 @@ def _path(parts: list[str | int]) -> str:
     return out or "(top level)"
 
 
+def _show(number: float, spec: str) -> str:
+    # `format(int, "g")` converts to float first: a 400-digit integer raised OverflowError there.
+    if isinstance(number, int) and abs(number) >= 10**15:
+        return f"an integer of {len(str(abs(number)))} digits"
+    return format(number, spec)
+
+
 def absurd_number(data: Any) -> str | None:
     """Why a number in `data` cannot be real (naming its field), or None when every number is plausible."""
     stack: list[tuple[Any, list[str | int], str]] = [(data, [], "")]
@@ -57,12 +64,12 @@ def absurd_number(data: Any) -> str | None:
             if isinstance(node, float) and math.isinf(node):
                 return f"{_path(where)} is infinite (Infinity, or a literal too large for a float such as 1e400)"
             if abs(node) > MAX_MAGNITUDE:
-                return f"{_path(where)} is {node:.3g}: larger than any figure a report holds"
+                return f"{_path(where)} is {_show(node, '.3g')}: larger than any figure a report holds"
             kind = _kind_of(key)
             if kind is not None and (node < 0 or node > kind[1]):
-                return f"{_path(where)} is {node:.6g}: impossible for {kind[0]}"
+                return f"{_path(where)} is {_show(node, '.6g')}: impossible for {kind[0]}"
             if key == "value" and "results" in where and node < 0:
-                return f"{_path(where)} is {node:.6g}: a benchmark figure is never negative"
+                return f"{_path(where)} is {_show(node, '.6g')}: a benchmark figure is never negative"
     return None
 
 

@@ -82,12 +82,20 @@ def rendezvous_args(args: argparse.Namespace) -> list[str]:
     return out
 
 
+def rendezvous_names(args: argparse.Namespace) -> tuple[str, ...]:
+    """Host names and the job id from the rendezvous flags: the bench JSON is always scrubbed of them."""
+    endpoint = args.rdzv_endpoint or ""
+    host = endpoint.rsplit(":", 1)[0] if endpoint.count(":") == 1 or endpoint.startswith("[") else endpoint
+    return tuple(v for v in (host.strip("[]"), args.master_addr, args.rdzv_id) if v)
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the suite with live progress on stderr, then print tables and bars (or JSON)."""
     import threading
 
     from advisor.cli import signals
     from advisor.cli.output import console, emit_text, write_file
+    from advisor.errors import OutputError
     from advisor.evidence.bench import run_bench
     from advisor.jsonio import json_text
     from advisor.privacy import scrub
@@ -123,15 +131,22 @@ def run(args: argparse.Namespace) -> int:
     if "error" in outcome:
         raise outcome["error"]
     report = outcome["report"]
-    data = scrub(report.to_json(), drop_keys=False)
+    data = scrub(report.to_json(), drop_keys=False, hide=rendezvous_names(args))
     text = json_text(data)
-    # The measurements go out first: a --save that fails afterwards (full disk, a folder) loses nothing.
+    # The file is written first (rendering can fail: a closed pipe, a terminal gone), and a --save that fails
+    # is rescued to the user data folder and reported after the figures have been shown.
+    save_error: OutputError | None = None
+    if args.save:
+        try:
+            write_file(args.save, text, what="bench JSON", rescue="bench")
+        except OutputError as exc:
+            save_error = exc
     if args.json:
         emit_text(text)
     else:
         console().print(render_report(report))
-    if args.save:
-        write_file(args.save, text, what="bench JSON", rescue="bench")
+    if save_error is not None:
+        raise save_error
     bad = [f for f in report.failures if f.outcome in _BAD_OUTCOMES]
     return 1 if bad or not report.results else 0
 
@@ -153,27 +168,24 @@ def render_measurements(rows: list[Any], title: str, peak: bool = False) -> Any:
 def _progress_printer(console: Any) -> Any:
     """An on_event callback that prints one line per figure or failure on stderr."""
 
-    from rich.markup import escape as e  # children's messages are data: "[/..." in one must print as written
-
     from advisor.cli.bench_tables import fmt
+    from advisor.cli.output import styled  # children's messages are data: "[/..." in one prints as written
 
     def on_event(ev: Any) -> None:
         if ev.kind == "framework_start":
-            console.print(f"[bold]{e(ev.framework)}[/] {e(ev.message)}…")
+            console.print(styled((ev.framework, "bold"), f" {ev.message}…"))
         elif ev.kind == "bench_start":
-            line = f"{ev.framework} {ev.device or ''} {ev.benchmark} {ev.message}"
-            console.print(f"  [dim]{e(line)}[/]", highlight=False)
+            console.print(styled("  ", (f"{ev.framework} {ev.device or ''} {ev.benchmark} {ev.message}", "dim")))
         elif ev.kind == "result" and ev.measurement is not None:
             m = ev.measurement
-            console.print(e(f"    {m.device} {m.benchmark} {m.variant}: {fmt(m.value)} {m.unit}")
-                          + (" [yellow]![/]" if m.warnings else ""), highlight=False)
+            console.print(styled(f"    {m.device} {m.benchmark} {m.variant}: {fmt(m.value)} {m.unit}",
+                                 (" !", "yellow") if m.warnings else ""))
         elif ev.kind == "failure" and ev.failure is not None:
             f = ev.failure
             style = "dim" if f.outcome in ("skipped", "missing") else "red"
-            line = f"{f.benchmark} {f.device or ''}: {f.outcome}: {f.error}"
-            console.print(f"    [{style}]{e(line)}[/]", highlight=False)
+            console.print(styled("    ", (f"{f.benchmark} {f.device or ''}: {f.outcome}: {f.error}", style)))
         elif ev.kind == "note":
-            console.print(f"  [yellow]{e(f'{ev.framework}: {ev.message}')}[/]", highlight=False)
+            console.print(styled("  ", (f"{ev.framework}: {ev.message}", "yellow")))
 
     return on_event
 

@@ -134,5 +134,5 @@ def run(args: argparse.Namespace) -> int:
             return 0
     from advisor.cli.output import emit_document
 
-    emit_document(args, checklist.to_json(), checklist.to_markdown())
+    emit_document(args, checklist.to_json(), checklist.to_markdown(), rescue="checklist")
     return 0

@@ -43,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
     """Dispatch to the chosen action."""
     from advisor.errors import ExitCode
     from advisor.knowledge import load_knowledge, validate_dirs
+    from advisor.sanitize import one_line
 
     if args.kb_command == "schema":
         from advisor.knowledge.schema_export import knowledge_json_schema_text
@@ -53,10 +54,10 @@ def run(args: argparse.Namespace) -> int:
         kb = validate_dirs([*args.kb, *args.dirs])
         packs = ", ".join(f"{p.name} {p.version}" for p in kb.packs)
         n_scores = sum(len(f.scores) for f in kb.frameworks.values())
-        print(
-            f"ok: {packs}: {len(kb.frameworks)} frameworks, {len(kb.criteria)} criteria, {n_scores} scores, "
+        print(  # pack names and versions are the pack's text: escaped (one_line) before they reach a terminal
+            one_line(f"ok: {packs}: {len(kb.frameworks)} frameworks, {len(kb.criteria)} criteria, {n_scores} scores, "
             f"{len(kb.migrations)} migrations, {len(kb.routes)} deployment routes, {len(kb.engines)} engines, "
-            f"{len(kb.scenarios)} scenarios"
+            f"{len(kb.scenarios)} scenarios")
         )
         clash = _disagreements(kb)
         unquoted = _unquoted(kb)
@@ -129,12 +130,12 @@ def _list(kb: Any, as_json: bool) -> int:
     if as_json:
         sys.stdout.write(json_text(data))
         return 0
-    from rich.markup import escape as e  # pack names, versions and paths are data, not markup
     from rich.table import Table
 
+    from advisor.cli.output import cell
     from advisor.cli.output import console as make_console
 
-    console = make_console()
+    console = make_console()  # the one renderer: pack text is never markup, its control characters are escaped
     for title, rows in data.items():
         if not rows:
             continue
@@ -144,12 +145,12 @@ def _list(kb: Any, as_json: bool) -> int:
             table.add_column("version")
             table.add_column("path")
             for p in rows:  # type: ignore[union-attr]
-                table.add_row(e(str(p["name"])), e(str(p["version"])), e(str(p["path"])))
+                table.add_row(cell(p["name"]), cell(p["version"]), cell(p["path"]))
         else:
             table.add_column("id")
             table.add_column("name")
             for k, v in rows.items():  # type: ignore[attr-defined]
-                table.add_row(e(str(k)), e(str(v)))
+                table.add_row(cell(k), cell(v))
         console.print(table)
     return 0
 
@@ -165,16 +166,17 @@ def _show(kb: Any, framework: str | None, as_json: bool) -> int:
         out = {fid: kb.frameworks[fid].model_dump(mode="json", by_alias=True) for fid in ids}
         sys.stdout.write(json_text(out if framework is None else out[framework]))
         return 0
-    from rich.markup import escape as e  # knowledge text is data: a pack's "[/]" must print as written
     from rich.table import Table
 
+    from advisor.cli.output import cell as e
     from advisor.cli.output import console as make_console
+    from advisor.cli.output import styled
 
     console = make_console()
     for fid in ids:
         fw = kb.frameworks[fid]
-        console.rule(f"[bold]{e(fw.name)}[/] ({e(fid)})")
-        console.print(f"Maintainer: {e(str(fw.maintainer))}\nGovernance: {e(str(fw.governance))}\n"
+        console.rule(styled((e(fw.name), "bold"), f" ({e(fid)})"))
+        console.print(f"Maintainer: {e(fw.maintainer)}\nGovernance: {e(fw.governance)}\n"
                       f"Licence: {e(str(fw.license))}")
         console.print(f"Stable line: {e(str(fw.stable_version))}   Python: {e(', '.join(fw.python_versions))}")
         hw = Table(title="Hardware", title_justify="left")
@@ -185,8 +187,8 @@ def _show(kb: Any, framework: str | None, as_json: bool) -> int:
         for key, support in fw.hardware.items():
             hw.add_row(e(key.value), e(support.status.value), e(support.notes or ""), e(sources_text(support)))
         console.print(hw)
-        console.print(f"[bold]Compiler:[/] {e(fw.compiler.summary)}")
-        console.print(f"[bold]Distributed:[/] {e(fw.distributed.summary)}")
+        console.print(styled(("Compiler:", "bold"), f" {e(fw.compiler.summary)}"))
+        console.print(styled(("Distributed:", "bold"), f" {e(fw.distributed.summary)}"))
         scores = Table(title="Scores", title_justify="left")
         scores.add_column("criterion")
         scores.add_column("score", justify="right")

@@ -78,9 +78,9 @@ class _Progress:
 
     def __enter__(self) -> _Progress:
         if self.enabled:
-            from rich.console import Console
+            from advisor.cli.output import console, styled
 
-            self.status = Console(stderr=True).status("probing the machine…")
+            self.status = console(stderr=True).status(styled("probing the machine…"))
             self.status.__enter__()
         return self
 
@@ -102,7 +102,9 @@ class _Progress:
             elif event.kind == "section":
                 self.state["machine"] = event.message
             parts = [f"{k}: {v}" for k, v in self.state.items()]
-            self.status.update("probing — " + ", ".join(parts))
+            from advisor.cli.output import styled
+
+            self.status.update(styled("probing — " + ", ".join(parts)))
 
 
 def _bytes(n: int | None) -> str:
@@ -147,10 +149,10 @@ def _kv(title: str, rows: list[tuple[str, Any]]) -> Any:
 
 
 def _print_tables(data: dict[str, Any]) -> None:
-    from rich.markup import escape
     from rich.table import Table
 
     from advisor.cli.output import console as make_console
+    from advisor.cli.output import styled
 
     console = make_console()
     cpu, mem, sw = data["cpu"], data["memory"], data["software"]
@@ -212,19 +214,20 @@ def _print_tables(data: dict[str, Any]) -> None:
         req.add_column("ok")
         req.add_column("detail", overflow="fold")
         for r in data["requirements"]:
-            mark = {True: "[green]yes[/]", False: "[red]no[/]", None: "[yellow]unknown[/]"}[r["ok"]]
-            req.add_row(escape(str(r["framework"])), escape(str(r["check"])), mark, escape(str(r["detail"])))
+            mark = {True: ("yes", "green"), False: ("no", "red"), None: ("unknown", "yellow")}[r["ok"]]
+            req.add_row(str(r["framework"]), str(r["check"]), styled(mark), str(r["detail"]))
         console.print(req)
     for note in data.get("notes") or []:
-        console.print(f"[dim]note: {escape(str(note))}[/]")
+        console.print(styled((f"note: {note}", "dim")))
 
 
 def _print_gpus(console: Any, gpus: dict[str, Any]) -> None:
-    from rich.markup import escape
     from rich.table import Table
 
+    from advisor.cli.output import styled
+
     if gpus["status"] != "ok":
-        console.print(f"[bold]NVIDIA GPUs:[/] {escape(str(gpus['message']))} [dim]({escape(str(gpus['status']))})[/]")
+        console.print(styled(("NVIDIA GPUs:", "bold"), f" {gpus['message']} ", (f"({gpus['status']})", "dim")))
         return
     table = Table(
         title=f"NVIDIA GPUs — driver {_v(gpus.get('driver_version'))}, CUDA {_v(gpus.get('cuda_driver_version'))}; "
@@ -256,9 +259,9 @@ def _print_gpus(console: Any, gpus: dict[str, Any]) -> None:
         details.append(f"  GPU {d['index']}: " + ", ".join(p for p in parts if p))
     console.print(table)
     for line in details:
-        console.print(escape(line), highlight=False)
+        console.print(line, highlight=False)
     if gpus.get("cuda_order_basis"):
-        console.print(f"[dim]CUDA numbering: {gpus['cuda_order_basis']}[/]")
+        console.print(styled((f"CUDA numbering: {gpus['cuda_order_basis']}", "dim")))
     topo = gpus.get("topology")
     if topo:
         matrix = Table(title="GPU topology (like `nvidia-smi topo -m`)", title_justify="left")
@@ -268,35 +271,39 @@ def _print_gpus(console: Any, gpus: dict[str, Any]) -> None:
         for label, row in zip(topo["labels"], topo["matrix"], strict=True):
             matrix.add_row(label, *row)
         console.print(matrix)
-        console.print("[dim]" + "; ".join(f"{k} = {v}" for k, v in topo["legend"].items()) + "[/]")
+        console.print(styled(("; ".join(f"{k} = {v}" for k, v in topo["legend"].items()), "dim")))
 
 
 def _print_frameworks(console: Any, frameworks: dict[str, Any]) -> None:
     from rich.table import Table
+
+    from advisor.cli.output import styled
 
     table = Table(title="Frameworks (each probed in its own child process)", title_justify="left")
     # Build flags and thread counts are long: they go under the table, one line per framework, so the
     # table itself stays readable in an 80-column terminal.
     for col in ("framework", "version", "outcome", "import", "devices", "accelerator"):
         table.add_column(col, overflow="fold")
-    details: list[str] = []
+    details: list[Any] = []
     colours = {"ok": "green", "missing": "dim", "skipped": "dim"}
     for fid, fw in frameworks.items():
         outcome = fw["outcome"] + (f" ({fw['signal']})" if fw.get("signal") else "")
         colour = colours.get(fw["outcome"], "red")
         if fw.get("error") and fw["outcome"] not in ("ok", "missing"):
             outcome += f": {fw['error']}"
+        if fw.get("cached_age_s") is not None:  # an answer from the probe cache is not a probe of this run
+            outcome += f" (from the probe cache, {fw['cached_age_s']:.0f} s old)"
         devices = ", ".join(f"{d.get('id')} {d.get('name')}" for d in fw.get("devices") or [])
         build = ", ".join(f"{k}={v}" for k, v in (fw.get("build") or {}).items() if v not in (None, False, ""))
         threads = ", ".join(f"{k}={v}" for k, v in (fw.get("threads") or {}).items())
-        label = f"{fid}" + (f" [dim]({fw['distribution']})[/]" if fw.get("distribution") else "")
+        label = styled(fid, (f" ({fw['distribution']})", "dim") if fw.get("distribution") else "")
         table.add_row(
-            label, _v(fw.get("version")) if fw["installed"] else "not installed", f"[{colour}]{outcome}[/]",
+            label, _v(fw.get("version")) if fw["installed"] else "not installed", styled((outcome, colour)),
             f"{fw['import_s']:.2f} s" if fw.get("import_s") is not None else "",
             devices, "" if fw.get("accelerator_ok") is None else _v(fw["accelerator_ok"]),
         )
         if build or threads:
-            details.append(f"  [bold]{fid}[/]: build {build or 'unknown'}; threads {threads or 'unknown'}")
+            details.append(styled("  ", (fid, "bold"), f": build {build or 'unknown'}; threads {threads or 'unknown'}"))
     console.print(table)
     for line in details:
         console.print(line, highlight=False)

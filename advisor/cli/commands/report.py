@@ -48,8 +48,12 @@ def gather(
 ) -> tuple[dict[str, Any] | None, dict[str, Any] | None, str | None]:
     """The evidence: from a saved report (`old`), or by running the probe and (unless --no-bench) the benchmarks."""
     if old is not None:
+        from advisor.privacy import allowed_evidence
+
         host = (old.get("machine") or {}).get("hostname") if args.identify else None
-        return old.get("probe"), old.get("benchmarks"), host
+        # The same allow-list as a live run: a foreign report's other variables are not carried forward.
+        return allowed_evidence(old.get("probe"), identify=args.identify), \
+            allowed_evidence(old.get("benchmarks"), identify=args.identify), host
     from advisor.evidence.probe import run_probe  # deferred: the probe pulls in psutil, cpuinfo, NVML
     from advisor.scoring.constraints import apply_constraints
 
@@ -115,7 +119,8 @@ def run(args: argparse.Namespace) -> int:
         summary(report)
     if args.output:
         md = args.markdown or Path(args.output).suffix.lower() in (".md", ".markdown")
-        write_file(args.output, to_markdown(report) if md else to_json_text(report), what="report", rescue="report")
+        write_file(args.output, to_markdown(report) if md else to_json_text(report), what="report", rescue="report",
+                   on_stdout=bool(args.json and not md or args.markdown and md))
     return 0
 
 
@@ -124,7 +129,7 @@ def summary(report: dict[str, Any]) -> None:
     from rich.panel import Panel
     from rich.table import Table
 
-    from advisor.cli.output import cell
+    from advisor.cli.output import cell, styled
     from advisor.cli.output import console as make_console
     from advisor.report.sensitivity_text import advice_change_line
 
@@ -160,14 +165,14 @@ def summary(report: dict[str, Any]) -> None:
     sens = report["sensitivity"]
     if sens:
         mc = sens["monte_carlo"]
-        line = (
-            f"Stability: [bold]{sens['verdict']}[/]; {sens['winner']} wins {100 * mc['win_share'][sens['winner']]:.0f}%"
-        )
+        line = f"; {sens['winner']} wins {100 * mc['win_share'][sens['winner']]:.0f}%"
         line += f" of {mc['draws']} draws with weights ±{100 * mc['spread']:.0f}%"
         change = advice_change_line(report)
-        console.print(line + (f". {cell(change)}" if change else ""))
+        if change:
+            line += f". {change}"
+        console.print(styled("Stability: ", (sens["verdict"], "bold"), line))
     for x in report["exclusions"]:
         if x["kind"] == "constraint":
-            console.print(f"[yellow]excluded[/] {cell(x['framework'])}: {cell('; '.join(x['reasons']))}")
+            console.print(styled(("excluded", "yellow"), f" {cell(x['framework'])}: {cell('; '.join(x['reasons']))}"))
     for w in report["warnings"]:
-        console.print(f"[yellow]warning[/] {cell('[' + w['code'] + ']')} {cell(w['message'])}")
+        console.print(styled(("warning", "yellow"), f" {cell('[' + w['code'] + ']')} {cell(w['message'])}"))

@@ -59,14 +59,9 @@ def run(args: argparse.Namespace) -> int:
 
     for skipped in summary.skipped:
         warn(f"skipped {skipped.path}: {skipped.reason}")  # the user's own terminal: the path as they gave it
-    doc, md = summary.to_json(), summary.to_markdown()
-    if not args.identify:
-        # The summary is shared with the team: report paths under a home folder name their user. Host names that
-        # the reports themselves carry (made with --identify) stay, as the machines' labels.
-        from advisor.privacy import scrub, scrub_text
-
-        doc, md = scrub(doc, drop_keys=False), scrub_text(md)
-    emit_document(args, doc, md)
+    # Scrubbed in emit_document unless --identify: the summary is shared, and report paths and labels can name
+    # a user or host (a host name a report made with --identify carries counts as this host's only if it is).
+    emit_document(args, summary.to_json(), summary.to_markdown(), rescue="team-summary")
     return 0
 
 
@@ -105,5 +100,5 @@ def run_decide(args: argparse.Namespace) -> int:
     else:
         evidence = "probe and benchmarks here" if bench else "probe here, no benchmarks"
     out = decide_members(kb, members, left_out, probe=probe, bench=bench, evidence=evidence, seed=args.seed)
-    emit_document(args, out.document, out.markdown)
+    emit_document(args, out.document, out.markdown, rescue="team-decision")  # scrubbed: it is shared
     return 0
