@@ -55,7 +55,7 @@ def test_opening_a_report_keeps_the_saved_walk_beside_it(kb: Any, tmp_path: Path
             app.walk.scenario = next(iter(kb.scenarios))
             app.walk.team_size = 6
             app.walk.current_frameworks = ["tensorflow"]
-            app.walk.weights = {criteria[0]: 5.0, criteria[1]: 1.0}
+            # Pairwise answers stand for the weights (a walk holds one or the other: see Walk.read).
             app.walk.pairwise = [[criteria[0], criteria[1], 3.0]]
             await goto(pilot, "priorities")
             await pilot.press("q")
