@@ -79,6 +79,12 @@ class FileList(_Answer):
     files: list[IndexFile]
     pages: Pages
     errors: list[_Short] = Field(default_factory=list)
+    failed_at: list[_Short] = Field(default_factory=list)  # the index pages that did not answer
+
+    def reached(self, index_url: str) -> bool:
+        """Whether the index at `index_url` (a line's own --index-url) answered."""
+        base = index_url.rstrip("/") + "/"
+        return not any(url.startswith(base) for url in self.failed_at)
 
     @property
     def unreachable(self) -> bool:

@@ -126,7 +126,7 @@ def verify_knowledge(
     *,
     frameworks: Iterable[str] | None = None,
     pip: Pip | None = None,
-    workers: int = 4,
+    workers: int = 8,
     on_event: Callable[[VerifyEvent], None] | None = None,
 ) -> VerifyResult:
     """Check every package claim; raises IndexUnreachableError when pip reaches no index at all."""

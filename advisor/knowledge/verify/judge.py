@@ -88,7 +88,7 @@ def _judge_install(claim: InstallClaim, answers: Answers, verdict: FrameworkVerd
 
     def files(name: str) -> FileList:
         got = answers.files(name, opts)
-        if isinstance(got, PipFailed) or got.unreachable:
+        if isinstance(got, PipFailed) or got.unreachable or not all(got.reached(u) for u in _own_indexes(opts)):
             raise _OutOfReach(name)
         return got
 
@@ -116,6 +116,11 @@ def _judge_install(claim: InstallClaim, answers: Answers, verdict: FrameworkVerd
                                        f"{dist} {got or 'not installed by this line'}", shown))
 
 
+def _own_indexes(options: tuple[str, ...]) -> list[str]:
+    """The index URLs an install line names itself (-i, --index-url, --extra-index-url)."""
+    return [options[i + 1] for i, o in enumerate(options[:-1]) if o in ("-i", "--index-url", "--extra-index-url")]
+
+
 class _OutOfReach(Exception):
     """A requirement's index did not answer."""
 
@@ -134,12 +139,14 @@ def _currency(fw: Framework, answers: Answers, verdict: FrameworkVerdict) -> Non
     facts = _dated_facts(fw)
     for name, options in questions(fw):
         got = answers.files(name, options)
-        if isinstance(got, PipFailed) or got.unreachable:
-            reason = Unchecked.VENDOR_INDEX if options else Unchecked.NOT_ON_INDEX
-            verdict.not_checked.append(NotChecked(reason, name, "its index is not reachable from here"))
+        if options:  # a line's own index: judged with the configured indexes' answer, unless out of reach
+            if isinstance(got, PipFailed) or not all(got.reached(u) for u in _own_indexes(options)):
+                verdict.not_checked.append(NotChecked(Unchecked.VENDOR_INDEX, name,
+                                                      f"the index of `pip install {name} {' '.join(options)}`"))
             continue
-        if options:
-            continue  # judged with the configured indexes' answer
+        if isinstance(got, PipFailed) or got.unreachable:
+            verdict.not_checked.append(NotChecked(Unchecked.NOT_ON_INDEX, name, "no index answered"))
+            continue
         newest = releases.latest(got)
         if newest is None:
             verdict.not_checked.append(NotChecked(Unchecked.NOT_ON_INDEX, name, "no configured index has it"))

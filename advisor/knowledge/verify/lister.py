@@ -74,12 +74,15 @@ def _local(path: str) -> str:
 
 def _page(session: Any, url: str, out: dict[str, Any]) -> None:
     """Fetch one index page into out["files"]; count it as reached, absent (the index has no such project), failed."""
+    page = url
+    out["failed_at"].append(page)  # taken back below once the page answered
     if url.startswith("file:"):
         path = _local(url)
         if not os.path.isdir(os.path.dirname(path.rstrip("/"))):
             out["pages"]["failed"] += 1
             out["errors"].append("an index folder does not exist")
             return
+        out["failed_at"].pop()
         if not os.path.exists(path):
             out["pages"]["absent"] += 1
             return
@@ -89,8 +92,10 @@ def _page(session: Any, url: str, out: dict[str, Any]) -> None:
         resp = session.get(url, headers={"Accept": ACCEPT, "Cache-Control": "max-age=0"})
     except Exception as exc:  # noqa: BLE001 - pip's session raises requests', urllib3's and OS errors
         out["pages"]["failed"] += 1
-        out["errors"].append(f"{type(exc).__name__}: {exc}")
+        out["errors"].append(type(exc).__name__)  # its text names the host: the parent prints this
         return
+    if (resp.status_code < 400 or resp.status_code == 404) and page in out["failed_at"]:
+        out["failed_at"].remove(page)
     if resp.status_code == 404:
         out["pages"]["absent"] += 1
         return
@@ -130,7 +135,7 @@ def _find_links(location: str, name: str, session: Any, out: dict[str, Any]) -> 
 def list_files(name: str, pip_args: list[str]) -> dict[str, Any]:
     """Every file of a project on pip's indexes and find-links, with how each index answered."""
     options, session = _session(pip_args)
-    out = {"files": [], "pages": {"reached": 0, "absent": 0, "failed": 0}, "errors": []}
+    out = {"files": [], "pages": {"reached": 0, "absent": 0, "failed": 0}, "errors": [], "failed_at": []}
     norm = re.sub(r"[-_.]+", "-", name).lower()
     indexes = [] if options.no_index else [options.index_url, *options.extra_index_urls]
     for index in indexes:

@@ -119,8 +119,8 @@ class Pip:
             tail = err.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no message"]
             raise PipFailed(f"pip's Python exited with status {code}: {redact(tail[0])[:300]}", field=label)
         answer = parse_answer(out, model, label)
-        if not isinstance(answer, FileList) or answer.pages.failed == 0:
-            cache.store(key, answer)  # an index that did not answer is asked again next time
+        if not isinstance(answer, FileList) or answer.pages.reached or answer.pages.absent:
+            cache.store(key, answer)  # when no index answered at all, the next run asks again
         return answer, Asked(time.perf_counter() - start, False)
 
     def files(self, name: str, options: Sequence[str] = ()) -> tuple[FileList, Asked]:
