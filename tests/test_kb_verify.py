@@ -7,9 +7,11 @@ import html
 import io
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
+import time
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -268,3 +270,41 @@ def test_the_first_no_index_answers_end_the_run_early(tmp_path: Path, pip_env: d
     out = subprocess.run([sys.executable, "-m", "advisor", "--kb", str(pack), "kb", "verify", "jax", "--jobs", "2",
                           "--json"], capture_output=True, text=True, env=env, timeout=120)
     assert out.returncode == 2 and "the first 3 questions" in out.stderr
+
+
+def _stalling_index() -> tuple[socket.socket, int]:
+    """A real HTTP index on 127.0.0.1 that accepts connections and never answers (pip's requests hang)."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(64)
+    return server, int(server.getsockname()[1])
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_ends_kb_verify_and_every_pip_child(tmp_path: Path, pip_env: dict[str, str],
+                                                     sig: signal.Signals) -> None:
+    import psutil
+
+    server, port = _stalling_index()
+    pack = _pack(tmp_path / "pack", CLAIMS)
+    env = pip_env | {"PIP_INDEX_URL": f"http://127.0.0.1:{port}/simple", "PIP_TIMEOUT": "600"}
+    proc = subprocess.Popen([sys.executable, "-m", "advisor", "--kb", str(pack), "kb", "verify", "jax"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        deadline = time.monotonic() + 60
+        pips: list[psutil.Process] = []
+        while len(pips) < 2 and time.monotonic() < deadline:  # pip children waiting on the stalled index
+            time.sleep(0.2)
+            pips = [p for p in psutil.Process(proc.pid).children(recursive=True) if "-c" in p.cmdline()]
+        assert len(pips) >= 2, "no pip child started"
+        sent = time.monotonic()
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=30)
+        took = time.monotonic() - sent
+    finally:
+        proc.kill()
+        server.close()
+    assert proc.returncode == {signal.SIGTERM: 143, signal.SIGINT: 130}[sig], err
+    assert took < 10, f"{took:.1f} s to stop"
+    assert "Traceback" not in err and f"interrupted by {sig.name}" in err and "no child process" not in err
+    assert not [p for p in pips if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
