@@ -65,7 +65,7 @@ def _session(pip_args: list[str]) -> Any:
 
     cmd = create_command("index")
     options, _ = cmd.parse_args(["versions", *pip_args])  # pip's config files and PIP_* variables apply here
-    return options, cmd._build_session(options)
+    return options, cmd._build_session(options)  # type: ignore[attr-defined]
 
 
 def _local(path: str) -> str:
@@ -135,7 +135,8 @@ def _find_links(location: str, name: str, session: Any, out: dict[str, Any]) -> 
 def list_files(name: str, pip_args: list[str]) -> dict[str, Any]:
     """Every file of a project on pip's indexes and find-links, with how each index answered."""
     options, session = _session(pip_args)
-    out = {"files": [], "pages": {"reached": 0, "absent": 0, "failed": 0}, "errors": [], "failed_at": []}
+    out: dict[str, Any] = {"files": [], "pages": {"reached": 0, "absent": 0, "failed": 0}, "errors": [],
+                           "failed_at": []}
     norm = re.sub(r"[-_.]+", "-", name).lower()
     indexes = [] if options.no_index else [options.index_url, *options.extra_index_urls]
     for index in indexes:
@@ -149,6 +150,7 @@ def list_files(name: str, pip_args: list[str]) -> dict[str, Any]:
 def metadata(url: str, meta_url: str | None, pip_args: list[str]) -> dict[str, Any]:
     """Requires-Dist and Requires-Python of one wheel (its METADATA file, else range requests, else the wheel)."""
     _, session = _session(pip_args)
+    data: Any
     if url.startswith("file:"):
         data = open(_local(url), "rb")  # noqa: SIM115 - closed with the zip
     elif meta_url:
