@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import html
+import http.server
 import io
 import json
 import os
@@ -11,6 +12,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import zipfile
 from pathlib import Path
@@ -100,12 +102,14 @@ CLAIMS: dict[str, Any] = {
 }
 
 
-def _pack(folder: Path, claims: dict[str, Any]) -> Path:
+def _pack(folder: Path, claims: dict[str, Any], extra_line: str | None = None) -> Path:
     """An overlay pack whose jax entry is the shipped one with these package claims (real YAML on disk)."""
     raw = yaml.safe_load((ROOT / "knowledge/frameworks/jax.yaml").read_text())
     raw["packages"] = claims
     raw["distributions"] = [d["name"] for d in claims["distributions"]]
     raw["hardware"]["cpu"]["install"] = INSTALL_LINE
+    if extra_line:
+        raw["hardware"]["nvidia_cuda"]["install"] = extra_line
     (folder / "frameworks").mkdir(parents=True)
     (folder / "frameworks/jax.yaml").write_text(yaml.safe_dump(raw, sort_keys=False))
     (folder / "pack.yaml").write_text("name: verify-test\nversion: '1'\n")
@@ -308,3 +312,73 @@ def test_a_signal_ends_kb_verify_and_every_pip_child(tmp_path: Path, pip_env: di
     assert took < 10, f"{took:.1f} s to stop"
     assert "Traceback" not in err and f"interrupted by {sig.name}" in err and "no child process" not in err
     assert not [p for p in pips if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+
+
+class _JsonIndex(http.server.BaseHTTPRequestHandler):
+    """A PEP 691 JSON index (as PyPI serves it, with PEP 700 upload times) of one project, `fwdate`."""
+
+    FILES = [("fwdate-1.0-py3-none-any.whl", "2026-11-01T10:00:00Z"), ("fwdate-2.0-py3-none-any.whl",
+                                                                        "2026-12-10T09:30:00Z")]
+
+    def do_GET(self) -> None:  # noqa: N802 - the http.server name
+        if self.path.rstrip("/") != "/simple/fwdate":
+            self.send_error(404)
+            return
+        files = [{"filename": f, "url": f"/files/{f}", "hashes": {}, "requires-python": ">=3.10", "upload-time": t}
+                 for f, t in self.FILES]
+        body = json.dumps({"meta": {"api-version": "1.1"}, "name": "fwdate", "files": files}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/vnd.pypi.simple.v1+json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_facts_older_than_a_release_are_stale_and_a_vendor_index_is_not_checkable(
+        tmp_path: Path, pip_env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _JsonIndex)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        monkeypatch.setenv("PIP_INDEX_URL", f"http://127.0.0.1:{server.server_address[1]}/simple")
+        claims = {"distributions": [{"name": "fwdate", "latest": "2.0", "requires_python": ">=3.10",
+                                     "wheels": {"any": ["py3"]}, "sources": ["pkg:pypi/fwdate"],
+                                     "as_of": "2026-12-11"}]}
+        vendor = f"pip install fwvendor --index-url http://127.0.0.1:{_free_port()}/vendor/"
+        pack = _pack(tmp_path / "pack", claims, extra_line=vendor)
+        kb = load_knowledge([pack], include_user=False)
+        verdict = verify_knowledge(kb, frameworks=["jax"], pip=Pip(timeout=60), workers=4).frameworks["jax"]
+    finally:
+        server.shutdown()
+    assert verdict.drift == []
+    (stale,) = verdict.stale  # 2.0 came out on 2026-12-10: the framework's facts dated before it are flagged
+    assert (stale.distribution, stale.version, stale.released.isoformat()) == ("fwdate", "2.0", "2026-12-10")
+    assert "packages.distributions.fwdate" not in stale.facts and "as_of" in stale.facts
+    reasons = {(n.reason.value, n.subject) for n in verdict.not_checked}
+    assert ("vendor_index", "fwvendor") in reasons  # never a pass: said to be not checkable here
+    assert all("127.0.0.1" not in n.to_json()["detail"] for n in verdict.not_checked)
+
+
+def test_a_planted_cache_entry_is_a_miss_and_a_link_is_not_followed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                                                    ) -> None:
+    from advisor.knowledge.verify import cache
+    from advisor.knowledge.verify.answers import FileList, Pages
+
+    monkeypatch.setenv("FWADVISOR_CACHE_DIR", str(tmp_path))
+    answer = FileList(files=[], pages=Pages(reached=1, absent=0, failed=0))
+    folder = tmp_path / "kb-verify"
+    folder.mkdir()
+    (folder / "bad.json").write_bytes(b'{"key": "bad", "stored": 1e300, "answer": []}')
+    assert cache.load("bad", FileList) is None
+    (folder / "shape.json").write_text(json.dumps({"key": "shape", "stored": time.time(), "answer": {"files": 1}}))
+    assert cache.load("shape", FileList) is None
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    (folder / "link.json").symlink_to(victim)
+    cache.store("link", answer)
+    assert victim.read_text() == "keep me"
+    cache.store("good", answer)
+    assert cache.load("good", FileList) == answer
