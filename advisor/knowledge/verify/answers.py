@@ -92,6 +92,12 @@ class FileList(_Answer):
         return self.pages.reached == 0 and self.pages.absent == 0
 
 
+class PipVersion(_Answer):
+    """`pip --version` of the Python that answers."""
+
+    version: Annotated[str, Field(max_length=64)]
+
+
 class WheelMetadata(_Answer):
     """The dependency part of one wheel's METADATA."""
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from typing import Any
 
 from packaging.requirements import InvalidRequirement, Requirement
@@ -57,13 +57,33 @@ def questions(fw: Framework) -> list[Question]:
 
 
 class Answers:
-    """The file lists (asked in parallel up front) and anything asked later (dependencies, metadata), memoised."""
+    """The file lists (asked in parallel up front) and anything asked later (dependencies, metadata), memoised.
 
-    def __init__(self, pip: Pip) -> None:
+    Every answer is reported to `on_event` as it arrives; a question found while judging (a dependency an
+    extra adds, a wheel's METADATA) adds one to the total, so the progress bar stays honest.
+    """
+
+    def __init__(self, pip: Pip, on_event: Callable[[VerifyEvent], None] | None = None) -> None:
         self.pip = pip
+        self.on_event = on_event
         self.lists: dict[Question, FileList | PipFailed] = {}
         self.times: dict[Question, Asked] = {}
+        self.planned: set[Question] = set()
+        self.done = 0
+        self.total = 0
         self._lock = threading.Lock()
+
+    def plan(self, wanted: list[Question]) -> None:
+        """The questions asked up front (the progress bar's first total)."""
+        self.planned, self.total = set(wanted), len(wanted)
+
+    def _report(self, label: str, asked: Asked, new: bool) -> None:
+        with self._lock:
+            self.done += 1
+            self.total += new
+            event = VerifyEvent(label, self.done, self.total, asked.seconds, asked.cached)
+        if self.on_event is not None:
+            self.on_event(event)
 
     def files(self, name: str, options: tuple[str, ...] = ()) -> FileList | PipFailed:
         """The file list of one distribution (asked now if it was not asked up front)."""
@@ -78,47 +98,57 @@ class Answers:
             answer, asked = exc, Asked(0.0, False)
         with self._lock:
             self.lists[key], self.times[key] = answer, asked
+        self._report(f"files of {key[0]}" + (" (its install line's index)" if options else ""), asked,
+                     key not in self.planned)
         return answer
 
     def metadata(self, wheel: IndexFile, options: tuple[str, ...]) -> WheelMetadata:
         """A wheel's dependencies (PipFailed propagates: the install check says it could not read them)."""
-        return self.pip.metadata(wheel.url, wheel.metadata, options)
+        answer, asked = self.pip.metadata(wheel.url, wheel.metadata, options)
+        self._report(f"metadata of {wheel.filename}", asked, True)
+        return answer
 
 
-def _ask_all(answers: Answers, wanted: list[Question], workers: int,
-             on_event: Callable[[VerifyEvent], None] | None) -> None:
-    """Ask every question, `workers` pip children at a time; decide "no index" from the first answers."""
+def _in_pool(fn: Callable[[Any], Any], items: list[Any], workers: int, cancel: threading.Event,
+             on_done: Callable[[Any], None] | None = None) -> list[Any]:
+    """`fn` over `items`, `workers` threads at a time, results in order; a signal or an error cancels the rest."""
     pool = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="kb-verify")
-    futures: dict[Future[Any], Question] = {pool.submit(answers.files, n, o): (n, o) for n, o in wanted}
-    done_count, reached_any, unreachable_run = 0, False, 0
+    futures = [pool.submit(fn, item) for item in items]
     try:
         pending = set(futures)
-        while pending:
+        while pending:  # waits in slices, so the main thread takes a signal at once
             finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
             for fut in finished:
-                question = futures[fut]
                 fut.result()  # re-raises Cancelled or a malformed answer (PipAnswerError: one line, exit 2)
-                done_count += 1
-                answer, asked = answers.lists[question], answers.times[question]
-                if on_event is not None:
-                    label = question[0] + (" (its install line's index)" if question[1] else "")
-                    on_event(VerifyEvent(label, done_count, len(futures), asked.seconds, asked.cached))
-                if question[1]:
-                    continue  # a vendor's own index may well be out of reach: that says nothing of pip's
-                if isinstance(answer, FileList) and not answer.unreachable:
-                    reached_any = True
-                elif not reached_any:
-                    unreachable_run += 1
-                    if unreachable_run >= min(NO_INDEX_AFTER, len(wanted)):
-                        why = answer.errors[0] if isinstance(answer, FileList) and answer.errors else str(answer)
-                        raise IndexUnreachableError(
-                            f"pip reached no package index: the first {unreachable_run} questions got no answer "
-                            f"from any index (pip: {why[:200]})")
+                if on_done is not None:
+                    on_done(items[futures.index(fut)])
     except BaseException:
-        answers.pip.cancel.set()  # running children end at their next poll; queued questions are not asked
+        cancel.set()  # running children end at their next poll; queued work is not started
         pool.shutdown(wait=True, cancel_futures=True)
         raise
     pool.shutdown(wait=True)
+    return [f.result() for f in futures]
+
+
+def _ask_all(answers: Answers, wanted: list[Question], workers: int) -> None:
+    """Ask every question; decide "no index" from the first answers (a vendor's own index says nothing)."""
+    state = {"reached": False, "unreachable": 0}
+
+    def judge_reach(question: Question) -> None:
+        answer = answers.lists[question]
+        if question[1] or state["reached"]:
+            return
+        if isinstance(answer, FileList) and not answer.unreachable:
+            state["reached"] = True
+            return
+        state["unreachable"] += 1
+        if state["unreachable"] >= min(NO_INDEX_AFTER, len(wanted)):
+            why = answer.errors[0] if isinstance(answer, FileList) and answer.errors else str(answer)
+            raise IndexUnreachableError(f"pip reached no package index: the first {state['unreachable']} questions "
+                                        f"got no answer from any index (pip: {why[:200]})")
+
+    answers.plan(wanted)
+    _in_pool(lambda q: answers.files(*q), wanted, workers, answers.pip.cancel, judge_reach)
 
 
 def verify_knowledge(
@@ -144,11 +174,12 @@ def verify_knowledge(
         raise IndexUnreachableError(f"`{pip.python} -m pip` does not run; kb verify asks the index through pip")
     if version < MIN_PIP:
         raise IndexUnreachableError(f"pip {version} is too old for kb verify (needs pip {MIN_PIP} or newer)")
-    answers = Answers(pip)
+    answers = Answers(pip, on_event)
     wanted = list(dict.fromkeys(q for fw in chosen for q in questions(fw)))
     try:
-        _ask_all(answers, wanted, workers, on_event)
-        verdicts = {fw.id: judge_framework(fw, answers) for fw in chosen}
+        _ask_all(answers, wanted, workers)
+        judged = _in_pool(lambda fw: judge_framework(fw, answers), chosen, workers, pip.cancel)
+        verdicts = {fw.id: v for fw, v in zip(chosen, judged, strict=True)}
     except Cancelled:
         raise KeyboardInterrupt from None  # only a stop cancels outside _ask_all's own decision
     for fw in chosen:

@@ -7,6 +7,7 @@ started. Answers are validated (`answers.py`) and kept an hour (`cache.py`) unle
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import subprocess
@@ -21,7 +22,14 @@ from packaging.version import InvalidVersion, Version
 
 from advisor.evidence.children import CHILDREN, ChildrenClosed
 from advisor.knowledge.verify import cache
-from advisor.knowledge.verify.answers import FileList, PipAnswerError, PipFailed, WheelMetadata, parse_answer
+from advisor.knowledge.verify.answers import (
+    FileList,
+    PipAnswerError,
+    PipFailed,
+    PipVersion,
+    WheelMetadata,
+    parse_answer,
+)
 
 #: The oldest pip whose internals the lister uses as it does (22.2; tested with the project's pip).
 MIN_PIP = Version("22.2")
@@ -97,16 +105,23 @@ class Pip:
         return proc.returncode, out, err
 
     def version(self) -> Version | None:
-        """pip's version, or None when `python -m pip` does not run."""
+        """pip's version, or None when `python -m pip` does not run (kept an hour, like the answers)."""
+        key = cache.cache_key(self.python, ["--version"])
+        if not self.fresh and (hit := cache.load(key, PipVersion)) is not None:
+            with contextlib.suppress(InvalidVersion):
+                return Version(hit.version)
         try:
             code, out, _ = self._run(["-m", "pip", "--version"], "pip --version", 60)
         except (PipFailed, Cancelled):
             return None
         m = re.match(rb"pip (\S+) ", out)
         try:
-            return Version(m.group(1).decode("ascii")) if code == 0 and m else None
+            version = Version(m.group(1).decode("ascii")) if code == 0 and m else None
         except (InvalidVersion, UnicodeDecodeError):
             return None
+        if version is not None:
+            cache.store(key, PipVersion(version=str(version)))
+        return version
 
     def _ask(self, question: list[str], model: type[FileList] | type[WheelMetadata], label: str
              ) -> tuple[FileList | WheelMetadata, Asked]:
@@ -129,13 +144,13 @@ class Pip:
         assert isinstance(answer, FileList)
         return answer, asked
 
-    def metadata(self, url: str, has_metadata_file: bool, options: Sequence[str] = ()) -> WheelMetadata:
+    def metadata(self, url: str, has_metadata_file: bool, options: Sequence[str] = ()) -> tuple[WheelMetadata, Asked]:
         """One wheel's Requires-Dist (its METADATA file where the index has one, else read from the wheel)."""
         meta_url = url + ".metadata" if has_metadata_file else ""
         name = redact(url).rsplit("/", 1)[-1]
-        answer, _ = self._ask(["meta", url, meta_url, *options], WheelMetadata, f"metadata of {name}")
+        answer, asked = self._ask(["meta", url, meta_url, *options], WheelMetadata, f"metadata of {name}")
         assert isinstance(answer, WheelMetadata)
-        return answer
+        return answer, asked
 
 
 __all__ = ["Asked", "Cancelled", "Pip", "PipAnswerError", "PipFailed", "redact"]

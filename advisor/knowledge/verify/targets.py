@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import platform as _platform
 import re
 import sys
 from dataclasses import dataclass
-from functools import cached_property
 
 from packaging.specifiers import SpecifierSet
 from packaging.tags import Tag, compatible_tags, cpython_tags, mac_platforms
@@ -50,19 +50,10 @@ class Target:
         """`linux_x86_64/cp313t` for messages."""
         return f"{self.platform.value}/{self.tag}"
 
-    @cached_property
+    @property
     def tags(self) -> frozenset[Tag]:
         """Every wheel tag that installs on this target, as pip would accept them for it."""
-        version = tuple(int(p) for p in self.python_version.split("."))
-        plats = platform_tags(self.platform)
-        out: set[Tag] = set()
-        if self.tag.startswith("cp"):
-            # A free-threaded CPython takes neither the stable ABI (abi3) nor the GIL build's ABI.
-            out |= {t for t in cpython_tags(version, abis=[self.tag], platforms=plats or ["any"])
-                    if not (self.free_threaded and t.abi == "abi3")}
-        out |= set(compatible_tags(version, f"cp{version[0]}{version[1]}" if self.tag.startswith("cp") else None,
-                                   plats))
-        return frozenset(out)
+        return _tags(self.platform, self.tag, self.python_version)
 
     def pip_command(self, name: str) -> str:
         """A pip command that lists the versions with a wheel for this target (what a user can run to see it)."""
@@ -73,6 +64,19 @@ class Target:
         flags += f" --python-version {self.python_version} --only-binary=:all:"
         flags += f" --implementation cp --abi {self.tag}" if self.tag.startswith("cp") else " --abi none"
         return f"python -m pip index versions {name}{flags}"
+
+
+@functools.lru_cache(maxsize=256)
+def _tags(platform: WheelPlatform, tag: str, python_version: str) -> frozenset[Tag]:
+    version = tuple(int(p) for p in python_version.split("."))
+    plats = platform_tags(platform)
+    out: set[Tag] = set()
+    if tag.startswith("cp"):
+        # A free-threaded CPython takes neither the stable ABI (abi3) nor the GIL build's ABI.
+        out |= {t for t in cpython_tags(version, abis=[tag], platforms=plats or ["any"])
+                if not (tag.endswith("t") and t.abi == "abi3")}
+    out |= set(compatible_tags(version, f"cp{version[0]}{version[1]}" if tag.startswith("cp") else None, plats))
+    return frozenset(out)
 
 
 def lowest_python(requires_python: str | None) -> str:
