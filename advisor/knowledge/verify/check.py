@@ -63,8 +63,9 @@ class Answers:
     extra adds, a wheel's METADATA) adds one to the total, so the progress bar stays honest.
     """
 
-    def __init__(self, pip: Pip, on_event: Callable[[VerifyEvent], None] | None = None) -> None:
+    def __init__(self, pip: Pip, on_event: Callable[[VerifyEvent], None] | None = None, workers: int = 8) -> None:
         self.pip = pip
+        self.workers = workers
         self.on_event = on_event
         self.lists: dict[Question, FileList | PipFailed] = {}
         self.times: dict[Question, Asked] = {}
@@ -101,6 +102,13 @@ class Answers:
         self._report(f"files of {key[0]}" + (" (its install line's index)" if options else ""), asked,
                      key not in self.planned)
         return answer
+
+    def prefetch(self, names: list[str], options: tuple[str, ...]) -> None:
+        """Ask for several file lists at once (an extra's dependencies: a dozen CUDA libraries)."""
+        with self._lock:
+            missing = list(dict.fromkeys(n for n in names if (canonicalize_name(n), options) not in self.lists))
+        if len(missing) > 1:
+            _in_pool(lambda n: self.files(n, options), missing, self.workers, self.pip.cancel)
 
     def metadata(self, wheel: IndexFile, options: tuple[str, ...]) -> WheelMetadata:
         """A wheel's dependencies (PipFailed propagates: the install check says it could not read them)."""
@@ -174,7 +182,7 @@ def verify_knowledge(
         raise IndexUnreachableError(f"`{pip.python} -m pip` does not run; kb verify asks the index through pip")
     if version < MIN_PIP:
         raise IndexUnreachableError(f"pip {version} is too old for kb verify (needs pip {MIN_PIP} or newer)")
-    answers = Answers(pip, on_event)
+    answers = Answers(pip, on_event, workers)
     wanted = list(dict.fromkeys(q for fw in chosen for q in questions(fw)))
     try:
         _ask_all(answers, wanted, workers)

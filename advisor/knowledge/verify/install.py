@@ -69,7 +69,8 @@ def _fits(files: FileList, req: Requirement, target: Target, pre: bool) -> Versi
 
 
 def resolve(requirements: tuple[Requirement, ...], claimed: set[str], target: Target, pre: bool,
-            files: Callable[[str], FileList], metadata: Callable[[IndexFile], WheelMetadata]) -> Resolution:
+            files: Callable[[str], FileList], metadata: Callable[[IndexFile], WheelMetadata],
+            prefetch: Callable[[list[str]], None] | None = None) -> Resolution:
     """Resolve the named requirements one level deep (`claimed`: canonical names the line is said to install)."""
     installs: dict[str, Version] = {}
     named = {canonicalize_name(r.name) for r in requirements}
@@ -85,11 +86,12 @@ def resolve(requirements: tuple[Requirement, ...], claimed: set[str], target: Ta
         why = ""
         for version, wheel in options[:MAX_TRIES]:
             picked: dict[str, Version] = {}
-            for dep in _deps(metadata(wheel), set(req.extras), target):
+            deps = [d for d in _deps(metadata(wheel), set(req.extras), target)
+                    if canonicalize_name(d.name) in claimed or (d.marker is not None and "extra" in str(d.marker))]
+            if prefetch is not None:  # a base dependency nobody claims (numpy, ...) is not resolved here
+                prefetch([d.name for d in deps])
+            for dep in deps:
                 dep_name = canonicalize_name(dep.name)
-                extra_only = dep.marker is not None and "extra" in str(dep.marker)
-                if dep_name not in claimed and not extra_only:
-                    continue  # a base dependency nobody claims (numpy, ...): not resolved here
                 found = _fits(files(dep.name), dep, target, pre)
                 if found is None:
                     why = f"{name} {version} needs {dep}, which has no release with a wheel for {target.label()}"

@@ -94,7 +94,7 @@ def _judge_install(claim: InstallClaim, answers: Answers, verdict: FrameworkVerd
 
     try:
         res = resolve(reqs, claimed_names(claim.resolves), tgt, "--pre" in opts, files,
-                      lambda wheel: answers.metadata(wheel, opts))
+                      lambda wheel: answers.metadata(wheel, opts), lambda names: answers.prefetch(names, opts))
     except _OutOfReach as exc:
         reason = Unchecked.VENDOR_INDEX if opts else Unchecked.NOT_ON_INDEX
         verdict.not_checked.append(NotChecked(reason, claim.line, f"{exc.args[0]}: its index is not reachable here"))
