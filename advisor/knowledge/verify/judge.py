@@ -127,6 +127,12 @@ class _OutOfReach(Exception):
 
 def _dated_facts(fw: Framework) -> list[tuple[str, dt.date]]:
     facts = [("as_of", fw.as_of)] + [(f"scores.{k}", s.as_of) for k, s in fw.scores.items()]
+    for hw, support in fw.hardware.items():  # routes and install lines: what moves with each release
+        if support.as_of is not None:
+            facts.append((f"hardware.{hw.value}", support.as_of))
+        facts += [(f"hardware.{hw.value}.generations.{g}", gen.as_of) for g, gen in support.generations.items()]
+        facts += [(f"hardware.{hw.value}.scores.{k}", s.as_of) for k, s in support.scores.items()]
+    facts += [(f"platforms.{os_.value}", note.as_of) for os_, note in fw.platforms.items()]
     if fw.packages is not None:
         facts += [(f"packages.distributions.{d.name}", d.as_of) for d in fw.packages.distributions]
         facts += [(f"packages.installs[{i}]", c.as_of) for i, c in enumerate(fw.packages.installs)]
