@@ -32,8 +32,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     ver.add_argument("frameworks", nargs="*", metavar="FRAMEWORK", help="framework ids (default: all)")
     ver.add_argument("--json", action="store_true", help="print JSON on stdout (shape: docs/knowledge.md)")
-    ver.add_argument("--jobs", type=int, default=4, metavar="N", help="pip processes at a time (default 4)")
-    ver.add_argument("--timeout", type=float, default=300.0, metavar="S", help="seconds per pip call (default 300)")
+    ver.add_argument("--jobs", type=int, default=8, metavar="N", help="pip children at a time (default 8)")
+    ver.add_argument("--timeout", type=float, default=120.0, metavar="S", help="seconds per pip question (default 120)")
+    ver.add_argument("--fresh", action="store_true", help="ask pip again instead of using answers up to an hour old")
     ver.add_argument(
         "--python", metavar="PATH", help="the Python whose pip asks the index (default: the one running fwadvisor)"
     )

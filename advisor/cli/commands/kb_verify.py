@@ -1,18 +1,22 @@
-"""`fwadvisor kb verify`: print the drift that the core's package check found (table or JSON)."""
+"""`fwadvisor kb verify`: progress on stderr while pip answers, then the drift as tables or JSON."""
 
 from __future__ import annotations
 
 import argparse
-import json
+import math
 import re
 import sys
+import threading
 from typing import Any
 
 from advisor.errors import ExitCode, UsageError
 
 #: A Linux target names every manylinux baseline; the table shows the run as one range (JSON keeps it all).
 _MANYLINUX_RUN = re.compile(r"--platform manylinux_2_(\d+)_(\w+?)(?: --platform manylinux_2_\d+_\2)* "
-                            r"--platform manylinux_2_(\d+)_\2(?: --platform manylinux2014_\2)?")
+                            r"--platform manylinux_2_(\d+)_\2(?: --platform manylinux(?:2014|2010|1)_\2)*")
+_REASONS = {"vendor_index": "not checkable here (its index is out of reach)", "not_on_index": "not on the indexes",
+            "no_claim": "not checked (no claim)", "no_date": "no release date from the index",
+            "no_requires_python": "no Requires-Python from the index", "cannot_read": "could not be read"}
 
 
 def short_command(command: str) -> str:
@@ -20,49 +24,103 @@ def short_command(command: str) -> str:
     return _MANYLINUX_RUN.sub(lambda m: f"--platform manylinux_2_{{{m[3]}..{m[1]}}}_{m[2]} (each)", command)
 
 
+class _Progress:
+    """A Rich progress bar on stderr (as pip draws its own), only on a terminal; fed from the core's events."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled and sys.stderr.isatty()
+        self.lock = threading.Lock()  # events come from the worker threads
+        self.bar: Any = None
+        self.task: Any = None
+
+    def __enter__(self) -> _Progress:
+        if self.enabled:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            from advisor.cli.output import console
+
+            self.bar = Progress(TextColumn("asking pip"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                                TextColumn("{task.description}", markup=False), console=console(stderr=True),
+                                transient=True)
+            self.bar.__enter__()
+            self.task = self.bar.add_task("", total=None)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+
+    def on_event(self, event: Any) -> None:
+        """One answer arrived."""
+        if self.bar is None:
+            return
+        from advisor.sanitize import one_line
+
+        with self.lock:
+            how = "cached" if event.cached else f"{event.seconds:.1f} s"
+            self.bar.update(self.task, total=event.total, completed=event.done,
+                            description=one_line(f"{event.question} ({how})"))
+
+
 def run_verify(kb: Any, args: argparse.Namespace) -> int:
     """Exit 0 without drift, 1 with drift; the core raises IndexUnreachableError (exit 2) when no index answers."""
+    from advisor.cli.signals import quiet_once_stopping
     from advisor.knowledge.verify import Pip, verify_knowledge
-    from advisor.knowledge.verify.pip import redact
 
-    if args.jobs < 1 or args.timeout <= 0:
-        raise UsageError("--jobs and --timeout must be positive", field="jobs" if args.jobs < 1 else "timeout")
-
-    def progress(done: int, total: int) -> None:
-        if not args.json and sys.stderr.isatty():
-            print(f"\rpip queries: {done}/{total}", end="" if done < total else "\n", file=sys.stderr, flush=True)
-
-    result = verify_knowledge(
-        kb,
-        frameworks=args.frameworks or None,
-        pip=Pip(python=args.python or sys.executable, timeout=args.timeout),
-        workers=args.jobs,
-        on_done=progress,
-    )
+    if not 1 <= args.jobs <= 32:
+        raise UsageError("must be 1 to 32", field="jobs")
+    if not (math.isfinite(args.timeout) and 0 < args.timeout <= 3600):
+        raise UsageError("must be more than 0 and at most 3600 seconds", field="timeout")
+    progress = _Progress(enabled=not args.json)
+    with progress:
+        result = verify_knowledge(
+            kb,
+            frameworks=args.frameworks or None,
+            pip=Pip(python=args.python or sys.executable, timeout=args.timeout, fresh=args.fresh),
+            workers=args.jobs,
+            on_event=quiet_once_stopping(progress.on_event),
+        )
     code = int(ExitCode.FAILURE) if result.drift_count else int(ExitCode.OK)
     if args.json:
-        print(json.dumps(result.to_json(), indent=2))
+        from advisor.cli.output import emit_text
+        from advisor.jsonio import json_text
+
+        emit_text(json_text(result.to_json()))
         return code
-    from rich.console import Console
-    from rich.markup import escape as e  # pip's output and pack text are data, not markup
+    _print(result)
+    return code
+
+
+def _print(result: Any) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
-    console = Console()
+    from advisor.cli.output import console as make_console
+    from advisor.knowledge.verify.pip import redact
+    from advisor.sanitize import one_line
+
+    def e(value: object) -> str:  # pip's output and pack text are data: no markup, no control characters
+        return escape(one_line(redact(str(value))))
+
+    console = make_console()
     for fid, verdict in result.frameworks.items():
-        if not verdict.drift:
+        if not verdict.drift and not verdict.stale:
             console.print(f"[green]{e(fid)}[/]: no drift ({verdict.checks} checks)")
-        else:
-            table = Table(title=f"{fid}: {len(verdict.drift)} drift", title_justify="left", show_lines=True)
+        if verdict.drift:
+            table = Table(title=f"{e(fid)}: {len(verdict.drift)} drift", title_justify="left", show_lines=True)
             for col in ("kind", "subject", "target", "claimed", "found", "pip command"):
                 table.add_column(col, overflow="fold")
             for d in verdict.drift:
-                table.add_row(*(e(str(v)) for v in (d.kind, redact(d.subject), d.target or "", d.claimed, d.found,
-                                                      short_command(d.command))))
+                table.add_row(*(e(v) for v in (d.kind.value, d.subject, d.target or "", d.claimed, d.found,
+                                                short_command(d.command))))
             console.print(table)
-        for line in verdict.unchecked:
-            console.print(f"  [dim]not checked (no claim): {e(line)}[/]")
-        for note in verdict.notes:
-            console.print(f"  [dim]{e(note)}[/]")
+        for s in verdict.stale:
+            console.print(f"  [yellow]stale:[/] {e(s.distribution)} {e(s.version)} was released {s.released}, after "
+                          f"{len(s.facts)} fact(s) dated earlier: {e(', '.join(s.facts[:4]))}"
+                          + (" …" if len(s.facts) > 4 else ""))
+        for n in verdict.not_checked:
+            console.print(f"  [dim]{_REASONS[n.reason.value]}: {e(n.subject)}"
+                          + (f" ({e(n.detail)})" if n.detail else "") + "[/]")
     summary = f"{result.drift_count} drift" if result.drift_count else "no drift"
-    console.print(e(f"{summary} in {len(result.frameworks)} frameworks (pip {result.pip_version})"))
-    return code
+    console.print(e(f"{summary} in {len(result.frameworks)} frameworks (pip {result.pip_version}, "
+                    f"{result.seconds:.0f} s)"))

@@ -1,6 +1,7 @@
-"""`kb verify`: check the knowledge's package claims against the package index through pip."""
+"""`kb verify`: check the knowledge's package claims and facts against the package indexes through pip."""
 
-from advisor.knowledge.verify.check import Drift, FrameworkVerdict, VerifyResult, verify_knowledge
+from advisor.knowledge.verify.check import verify_knowledge
 from advisor.knowledge.verify.pip import Pip
+from advisor.knowledge.verify.results import Drift, FrameworkVerdict, VerifyEvent, VerifyResult
 
-__all__ = ["Drift", "FrameworkVerdict", "Pip", "VerifyResult", "verify_knowledge"]
+__all__ = ["Drift", "FrameworkVerdict", "Pip", "VerifyEvent", "VerifyResult", "verify_knowledge"]

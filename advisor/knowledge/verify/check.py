@@ -1,268 +1,162 @@
-"""`kb verify`: every package claim of the knowledge checked against the index through pip; drift per framework."""
+"""`kb verify`: every package claim checked against the indexes through pip, one question per distribution.
+
+Each distribution's files are listed once (one pip child, answers cached an hour); everything else,
+the latest release, the newest wheel per platform and Python, Requires-Python, release dates and what
+an install line installs, is read from those lists here. An index that does not answer the first
+questions at all ends the run early with `IndexUnreachableError`.
+"""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from typing import Any
 
 from packaging.requirements import InvalidRequirement, Requirement
-from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.utils import canonicalize_name
-from packaging.version import InvalidVersion, Version
 
 from advisor.errors import IndexUnreachableError, UsageError
 from advisor.knowledge.base import KnowledgeBase
-from advisor.knowledge.schema import DistributionClaim, Framework, InstallClaim
+from advisor.knowledge.schema import Framework
+from advisor.knowledge.verify.answers import FileList, IndexFile, PipFailed, WheelMetadata
+from advisor.knowledge.verify.judge import judge_framework
 from advisor.knowledge.verify.lines import install_lines, parse_install_line
-from advisor.knowledge.verify.pip import MIN_PIP, Pip, PipResult, redact
-from advisor.knowledge.verify.targets import Target, host_platform, lowest_python, target
+from advisor.knowledge.verify.pip import MIN_PIP, Asked, Cancelled, Pip
+from advisor.knowledge.verify.results import CheckTime, VerifyEvent, VerifyResult
 
-#: Documented in docs/knowledge.md ("kb verify --json").
-JSON_SCHEMA_ID = "fwadvisor.kb_verify/1"
-
-#: A job is what one pip call answers: (requirements, flags, with dependencies).
-Job = tuple[tuple[str, ...], tuple[str, ...], bool]
-
-
-@dataclass(frozen=True)
-class Drift:
-    """One claim the index contradicts."""
-
-    kind: str  # latest | requires_python | wheel | install | install_line
-    subject: str  # a distribution name or an install line
-    target: str | None  # platform/python tag, where the claim is about one
-    claimed: str
-    found: str
-    command: str  # the pip command that found it (URLs redacted)
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON form (see docs/knowledge.md); an install line's own index URL is shown as `<url>`."""
-        return dict(self.__dict__) | {"subject": redact(self.subject)}
+#: A question: (distribution, the index options of an install line that names its own index).
+Question = tuple[str, tuple[str, ...]]
+#: Answers that reached no index at all, in a row from the start, that end the run ("no index").
+NO_INDEX_AFTER = 3
 
 
-@dataclass
-class FrameworkVerdict:
-    """What `kb verify` found for one framework."""
-
-    framework: str
-    checks: int = 0
-    drift: list[Drift] = field(default_factory=list)
-    unchecked: list[str] = field(default_factory=list)  # install lines of the knowledge that no claim covers
-    notes: list[str] = field(default_factory=list)  # parts of claims that could not be checked from here
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON form (see docs/knowledge.md)."""
-        return {
-            "checks": self.checks,
-            "drift": [d.to_json() for d in self.drift],
-            "unchecked_install_lines": list(self.unchecked),
-            "notes": list(self.notes),
-        }
-
-
-@dataclass(frozen=True)
-class VerifyResult:
-    """Drift for every framework with package claims."""
-
-    pip_version: str
-    frameworks: dict[str, FrameworkVerdict]
-
-    @property
-    def drift_count(self) -> int:
-        """How many claims drifted, over all frameworks."""
-        return sum(len(v.drift) for v in self.frameworks.values())
-
-    def to_json(self) -> dict[str, Any]:
-        """The documented `kb verify --json` shape."""
-        return {
-            "schema": JSON_SCHEMA_ID,
-            "status": "drift" if self.drift_count else "ok",
-            "pip_version": self.pip_version,
-            "checks": sum(v.checks for v in self.frameworks.values()),
-            "drift": self.drift_count,
-            "frameworks": {k: v.to_json() for k, v in self.frameworks.items()},
-        }
-
-
-def _show(result: PipResult) -> str:
-    return " ".join(result.command)
-
-
-def _version(text: str) -> Version | None:
+def _requirement_names(line: str) -> list[Question]:
     try:
-        return Version(text)
-    except InvalidVersion:
-        return None
-
-
-def _targets(claim: DistributionClaim) -> list[tuple[Target, bool]]:
-    """(target, claimed present) for every platform/tag the claim names; an empty tag list claims absence."""
-    out: list[tuple[Target, bool]] = []
-    # Absence is checked for every CPython the package ships for elsewhere (its lowest Python if none).
-    shipped = sorted({t for tags in claim.wheels.values() for t in tags if t.startswith("cp") and t[-1] != "t"})
-    absent = shipped or ["cp" + lowest_python(claim.requires_python).replace(".", "")]
-    for platform, tags in claim.wheels.items():
-        present = bool(tags)
-        out += [(target(platform, tag, claim.requires_python), present) for tag in (tags or absent)]
-    return out
-
-
-def _dist_jobs(claim: DistributionClaim) -> list[Job]:
-    jobs: list[Job] = []
-    for tgt, _ in _targets(claim):
-        jobs.append(((claim.name,), tuple(tgt.pip_flags()), False))
-    return jobs
-
-
-def _judge_distribution(claim: DistributionClaim, results: dict[Job, PipResult]) -> list[Drift]:
-    drift: list[Drift] = []
-    found: list[tuple[Target, PipResult, Version | None, str]] = []
-    absent: list[tuple[Target, PipResult]] = []
-    for (tgt, present), job in zip(_targets(claim), _dist_jobs(claim), strict=True):
-        res = results[job]
-        if not present:
-            absent.append((tgt, res))
-            continue
-        hit = res.get(claim.name) if res.ok else None
-        if hit is None:
-            found.append((tgt, res, None, res.error or "no wheel"))
-        elif not tgt.accepts(hit.filename):
-            found.append((tgt, res, None, f"only {hit.filename}"))
-        else:
-            found.append((tgt, res, _version(hit.version), hit.filename))
-    versions = [v for _, _, v, _ in found if v is not None]
-    claimed = _version(claim.latest)
-    if not versions:
-        first = found[0][1] if found else None
-        drift.append(Drift("latest", claim.name, None, claim.latest, "no wheel on any claimed platform",
-                           _show(first) if first else ""))
-        return drift
-    newest = max(versions)
-    best = next(res for _, res, v, _ in found if v == newest)
-    if claimed != newest:
-        drift.append(Drift("latest", claim.name, None, claim.latest, str(newest), _show(best)))
-    for tgt, res, v, what in found:
-        if v != newest:
-            seen = f"newest there {v} ({what})" if v is not None else what
-            drift.append(Drift("wheel", claim.name, tgt.label(), f"wheel at {newest}", seen, _show(res)))
-    for tgt, res in absent:  # "no wheel there": none at the newest release (older ones may exist)
-        wheel = res.get(claim.name) if res.ok else None
-        if wheel is not None and tgt.accepts(wheel.filename) and _version(wheel.version) == newest:
-            drift.append(Drift("wheel", claim.name, tgt.label(), f"no wheel at {newest}", wheel.filename, _show(res)))
-    hit = best.get(claim.name)
-    if hit is not None:
-        drift += _judge_requires_python(claim, hit.requires_python, best)
-    return drift
-
-
-def _judge_requires_python(claim: DistributionClaim, found: str | None, res: PipResult) -> list[Drift]:
-    claimed = claim.requires_python or ""
-    try:
-        same = SpecifierSet(claimed) == SpecifierSet(found or "")
-    except InvalidSpecifier:
-        same = claimed.replace(" ", "") == (found or "").replace(" ", "")
-    if same:
+        parsed = parse_install_line(line)
+    except ValueError:
         return []
-    return [Drift("requires_python", claim.name, None, claimed or "(none)", found or "(none)", _show(res))]
-
-
-def _install_job(claim: InstallClaim) -> Job | str:
-    """The pip call for an install claim, or why it cannot be checked."""
-    try:
-        line = parse_install_line(claim.line)
-    except ValueError as exc:
-        return str(exc)
-    tgt = target(claim.platform, claim.python, ">=3")
-    # pip evaluates dependency markers (platform_system == "Linux") for this machine, not for --platform:
-    # another platform's dependencies cannot be resolved here, so only the named requirements are checked.
-    deps = claim.platform is host_platform()
-    return (line.requirements, (*tgt.pip_flags(), *line.options), deps)
-
-
-def _named(requirements: Iterable[str]) -> set[str]:
-    out: set[str] = set()
-    for req in requirements:
+    out: list[Question] = []
+    for req in parsed.requirements:
         try:
-            out.add(canonicalize_name(Requirement(req).name))
+            out.append((canonicalize_name(Requirement(req).name), parsed.options))
         except InvalidRequirement:
             continue
     return out
 
 
-def _judge_install(claim: InstallClaim, job: Job, res: PipResult, notes: list[str]) -> list[Drift]:
-    label = f"{claim.platform.value}/{claim.python}"
-    if not res.ok:
-        return [Drift("install", claim.line, label, _pins(claim.resolves), f"does not resolve: {res.error}",
-                      _show(res))]
-    drift = []
-    resolves = claim.resolves
-    if not job[2]:
-        named = _named(job[0])
-        skipped = [d for d in resolves if canonicalize_name(d) not in named]
-        if skipped:
-            notes.append(f"{claim.line} on {label}: {', '.join(skipped)} not checked (dependencies of another "
-                         "platform cannot be resolved on this machine)")
-        resolves = {d: v for d, v in resolves.items() if canonicalize_name(d) in named}
-    for dist, version in resolves.items():
-        hit = res.get(dist)
-        got = hit.version if hit else "not installed by this line"
-        if hit is None or _version(hit.version) != _version(version):
-            drift.append(Drift("install", claim.line, label, f"{dist} {version}", f"{dist} {got}", _show(res)))
-    return drift
+def questions(fw: Framework) -> list[Question]:
+    """Every distribution the framework's facts depend on, plugins and install lines' requirements included."""
+    names = [canonicalize_name(n) for n in fw.distributions]
+    if fw.packages is not None:
+        names += [canonicalize_name(d.name) for d in fw.packages.distributions]
+    out: list[Question] = [(n, ()) for n in names]
+    for line in install_lines(fw):
+        out += _requirement_names(line)
+    return list(dict.fromkeys(out))
 
 
-def _pins(resolves: dict[str, str]) -> str:
-    return ", ".join(f"{d} {v}" for d, v in resolves.items())
+class Answers:
+    """The file lists (asked in parallel up front) and anything asked later (dependencies, metadata), memoised.
+
+    Every answer is reported to `on_event` as it arrives; a question found while judging (a dependency an
+    extra adds, a wheel's METADATA) adds one to the total, so the progress bar stays honest.
+    """
+
+    def __init__(self, pip: Pip, on_event: Callable[[VerifyEvent], None] | None = None, workers: int = 8) -> None:
+        self.pip = pip
+        self.workers = workers
+        self.on_event = on_event
+        self.lists: dict[Question, FileList | PipFailed] = {}
+        self.times: dict[Question, Asked] = {}
+        self.planned: set[Question] = set()
+        self.done = 0
+        self.total = 0
+        self._lock = threading.Lock()
+
+    def plan(self, wanted: list[Question]) -> None:
+        """The questions asked up front (the progress bar's first total)."""
+        self.planned, self.total = set(wanted), len(wanted)
+
+    def _report(self, label: str, asked: Asked, new: bool) -> None:
+        with self._lock:
+            self.done += 1
+            self.total += new
+            event = VerifyEvent(label, self.done, self.total, asked.seconds, asked.cached)
+        if self.on_event is not None:
+            self.on_event(event)
+
+    def files(self, name: str, options: tuple[str, ...] = ()) -> FileList | PipFailed:
+        """The file list of one distribution (asked now if it was not asked up front)."""
+        key = (canonicalize_name(name), options)
+        with self._lock:
+            if key in self.lists:
+                return self.lists[key]
+        try:
+            answer: FileList | PipFailed
+            answer, asked = self.pip.files(key[0], options)
+        except PipFailed as exc:
+            answer, asked = exc, Asked(0.0, False)
+        with self._lock:
+            self.lists[key], self.times[key] = answer, asked
+        self._report(f"files of {key[0]}" + (" (its install line's index)" if options else ""), asked,
+                     key not in self.planned)
+        return answer
+
+    def prefetch(self, names: list[str], options: tuple[str, ...]) -> None:
+        """Ask for several file lists at once (an extra's dependencies: a dozen CUDA libraries)."""
+        with self._lock:
+            missing = list(dict.fromkeys(n for n in names if (canonicalize_name(n), options) not in self.lists))
+        if len(missing) > 1:
+            _in_pool(lambda n: self.files(n, options), missing, self.workers, self.pip.cancel)
+
+    def metadata(self, wheel: IndexFile, options: tuple[str, ...]) -> WheelMetadata:
+        """A wheel's dependencies (PipFailed propagates: the install check says it could not read them)."""
+        answer, asked = self.pip.metadata(wheel.url, wheel.metadata, options)
+        self._report(f"metadata of {wheel.filename}", asked, True)
+        return answer
 
 
-def _framework_jobs(fw: Framework) -> list[Job]:
-    claims = fw.packages
-    if claims is None:
-        return []
-    jobs = [job for c in claims.distributions for job in _dist_jobs(c)]
-    jobs += [j for c in claims.installs if not isinstance(j := _install_job(c), str)]
-    return jobs
+def _in_pool(fn: Callable[[Any], Any], items: list[Any], workers: int, cancel: threading.Event,
+             on_done: Callable[[Any], None] | None = None) -> list[Any]:
+    """`fn` over `items`, `workers` threads at a time, results in order; a signal or an error cancels the rest."""
+    pool = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="kb-verify")
+    futures = [pool.submit(fn, item) for item in items]
+    try:
+        pending = set(futures)
+        while pending:  # waits in slices, so the main thread takes a signal at once
+            finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                fut.result()  # re-raises Cancelled or a malformed answer (PipAnswerError: one line, exit 2)
+                if on_done is not None:
+                    on_done(items[futures.index(fut)])
+    except BaseException:
+        cancel.set()  # running children end at their next poll; queued work is not started
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+    return [f.result() for f in futures]
 
 
-def _judge_framework(fw: Framework, results: dict[Job, PipResult]) -> FrameworkVerdict:
-    verdict = FrameworkVerdict(fw.id)
-    claims = fw.packages
-    assert claims is not None
-    for dist in claims.distributions:
-        verdict.checks += len(dist.wheels) + 2
-        verdict.drift += _judge_distribution(dist, results)
-    known = install_lines(fw)
-    claimed_lines = {c.line.strip() for c in claims.installs}
-    verdict.unchecked = [redact(line) for line in known if line not in claimed_lines]  # no index host
-    for inst in claims.installs:
-        verdict.checks += 1
-        if inst.line.strip() not in known:
-            verdict.drift.append(Drift("install_line", inst.line, None, "a hardware install line of the knowledge",
-                                       "no such line in the knowledge", ""))
-            continue
-        job = _install_job(inst)
-        if isinstance(job, str):
-            verdict.drift.append(Drift("install", inst.line, None, _pins(inst.resolves), f"cannot check: {job}", ""))
-            continue
-        verdict.drift += _judge_install(inst, job, results[job], verdict.notes)
-    return verdict
+def _ask_all(answers: Answers, wanted: list[Question], workers: int) -> None:
+    """Ask every question; decide "no index" from the first answers (a vendor's own index says nothing)."""
+    state = {"reached": False, "unreachable": 0}
 
+    def judge_reach(question: Question) -> None:
+        answer = answers.lists[question]
+        if question[1] or state["reached"]:
+            return
+        if isinstance(answer, FileList) and not answer.unreachable:
+            state["reached"] = True
+            return
+        state["unreachable"] += 1
+        if state["unreachable"] >= min(NO_INDEX_AFTER, len(wanted)):
+            why = answer.errors[0] if isinstance(answer, FileList) and answer.errors else str(answer)
+            raise IndexUnreachableError(f"pip reached no package index: the first {state['unreachable']} questions "
+                                        f"got no answer from any index (pip: {why[:200]})")
 
-def run_jobs(pip: Pip, jobs: Iterable[Job], workers: int, on_done: Callable[[int, int], None] | None = None
-             ) -> dict[Job, PipResult]:
-    """Each distinct job once, at most `workers` pip processes at a time."""
-    unique = list(dict.fromkeys(jobs))
-    results: dict[Job, PipResult] = {}
-    with ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="kb-verify") as pool:
-        futures = {pool.submit(pip.dry_run, reqs, flags, deps=deps): (reqs, flags, deps)
-                   for reqs, flags, deps in unique}
-        for n, (future, job) in enumerate(futures.items(), 1):
-            results[job] = future.result()
-            if on_done is not None:
-                on_done(n, len(unique))
-    return results
+    answers.plan(wanted)
+    _in_pool(lambda q: answers.files(*q), wanted, workers, answers.pip.cancel, judge_reach)
 
 
 def verify_knowledge(
@@ -270,26 +164,33 @@ def verify_knowledge(
     *,
     frameworks: Iterable[str] | None = None,
     pip: Pip | None = None,
-    workers: int = 4,
-    on_done: Callable[[int, int], None] | None = None,
+    workers: int = 8,
+    on_event: Callable[[VerifyEvent], None] | None = None,
 ) -> VerifyResult:
     """Check every package claim; raises IndexUnreachableError when pip reaches no index at all."""
+    import time
+
+    start = time.perf_counter()
     pip = pip or Pip()
-    wanted = list(frameworks) if frameworks else list(kb.frameworks)
-    for fid in wanted:
+    wanted_ids = list(frameworks) if frameworks else list(kb.frameworks)
+    for fid in wanted_ids:
         if fid not in kb.frameworks:
             raise UsageError(f"unknown framework {fid!r}; known: {', '.join(kb.frameworks)}", field="framework")
-    chosen = [kb.frameworks[f] for f in wanted if kb.frameworks[f].packages is not None]
+    chosen = [kb.frameworks[f] for f in wanted_ids]
     version = pip.version()
     if version is None:
         raise IndexUnreachableError(f"`{pip.python} -m pip` does not run; kb verify asks the index through pip")
     if version < MIN_PIP:
         raise IndexUnreachableError(f"pip {version} is too old for kb verify (needs pip {MIN_PIP} or newer)")
-    results = run_jobs(pip, [j for fw in chosen for j in _framework_jobs(fw)], workers, on_done)
-    if results and all(r.found_nothing for r in results.values()):
-        first = next(iter(results.values()))
-        raise IndexUnreachableError(
-            f"pip reached no package index: none of {len(results)} queries found any version "
-            f"(pip: {first.error or 'no answer'})"
-        )
-    return VerifyResult(str(version), {fw.id: _judge_framework(fw, results) for fw in chosen})
+    answers = Answers(pip, on_event, workers)
+    wanted = list(dict.fromkeys(q for fw in chosen for q in questions(fw)))
+    try:
+        _ask_all(answers, wanted, workers)
+        judged = _in_pool(lambda fw: judge_framework(fw, answers), chosen, workers, pip.cancel)
+        verdicts = {fw.id: v for fw, v in zip(chosen, judged, strict=True)}
+    except Cancelled:
+        raise KeyboardInterrupt from None  # only a stop cancels outside _ask_all's own decision
+    for fw in chosen:
+        verdicts[fw.id].times = [CheckTime(f"files of {n}" + (" (own index)" if o else ""), a.seconds, a.cached)
+                                 for (n, o), a in answers.times.items() if (n, o) in questions(fw)]
+    return VerifyResult(str(version), verdicts, time.perf_counter() - start)

@@ -2,32 +2,34 @@
 
 from __future__ import annotations
 
+import functools
 import platform as _platform
 import re
 import sys
 from dataclasses import dataclass
 
 from packaging.specifiers import SpecifierSet
-from packaging.utils import parse_wheel_filename
+from packaging.tags import Tag, compatible_tags, cpython_tags, mac_platforms
 
 from advisor.knowledge.schema import WheelPlatform
 
-#: pip uses an explicit `--platform manylinux_2_X` as given (it expands only macOS and the legacy
-#: manylinux2014 alias), so a Linux claim lists every glibc baseline a wheel may carry.
-_GLIBC_MINORS = range(17, 40)
-#: pip expands a macOS platform down to 11.0 (arm64) or 10.x (x86_64); name the newest major.
-_MACOS_NEWEST = "26_0"
+#: Every glibc baseline a manylinux wheel may carry (with the legacy aliases below).
+_GLIBC_MINORS = range(5, 40)
+_LEGACY = {"manylinux2014": 17, "manylinux2010": 12, "manylinux1": 5}
+#: The newest macOS a wheel may name; packaging expands it down to 11.0 (arm64) or 10.x (x86_64).
+_MACOS_NEWEST = (26, 0)
 
 
-def pip_platforms(platform: WheelPlatform) -> list[str]:
-    """The --platform values that mean `platform` (empty for pure-Python wheels: no --platform)."""
+def platform_tags(platform: WheelPlatform) -> list[str]:
+    """The wheel platform tags that install on `platform` (empty for pure-Python wheels)."""
     if platform is WheelPlatform.ANY:
         return []
     if platform in (WheelPlatform.LINUX_X86_64, WheelPlatform.LINUX_AARCH64):
         arch = platform.value.removeprefix("linux_")
-        return [f"manylinux_2_{m}_{arch}" for m in reversed(_GLIBC_MINORS)] + [f"manylinux2014_{arch}"]
+        legacy = [f"{alias}_{arch}" for alias in _LEGACY if arch == "x86_64" or alias == "manylinux2014"]
+        return [f"manylinux_2_{m}_{arch}" for m in reversed(_GLIBC_MINORS)] + legacy
     if platform in (WheelPlatform.MACOS_ARM64, WheelPlatform.MACOS_X86_64):
-        return [f"macosx_{_MACOS_NEWEST}_{platform.value.removeprefix('macos_')}"]
+        return list(mac_platforms(_MACOS_NEWEST, platform.value.removeprefix("macos_")))
     return ["win_amd64"]
 
 
@@ -48,30 +50,33 @@ class Target:
         """`linux_x86_64/cp313t` for messages."""
         return f"{self.platform.value}/{self.tag}"
 
-    def pip_flags(self) -> list[str]:
-        """--platform/--python-version/--implementation/--abi for this target."""
-        flags: list[str] = []
-        for plat in pip_platforms(self.platform):
-            flags += ["--platform", plat]
-        flags += ["--python-version", self.python_version]
-        if self.tag.startswith("cp"):
-            flags += ["--implementation", "cp", "--abi", self.tag]  # pip adds abi3 and none itself
-        else:
-            flags += ["--abi", "none"]
-        return flags
+    @property
+    def tags(self) -> frozenset[Tag]:
+        """Every wheel tag that installs on this target, as pip would accept them for it."""
+        return _tags(self.platform, self.tag, self.python_version)
 
-    def accepts(self, filename: str) -> bool:
-        """Whether a wheel pip chose really is one for this target (pip 23 also offers abi3 to cp313t)."""
-        try:
-            _, _, _, tags = parse_wheel_filename(filename)
-        except ValueError:
-            return False
-        abis = {t.abi for t in tags}
-        if self.free_threaded:
-            return self.tag in abis
-        if self.platform is WheelPlatform.ANY:
-            return any(t.platform == "any" for t in tags)
-        return True
+    def pip_command(self, name: str) -> str:
+        """A pip command that lists the versions with a wheel for this target (what a user can run to see it)."""
+        plats = platform_tags(self.platform)
+        if self.platform in (WheelPlatform.MACOS_ARM64, WheelPlatform.MACOS_X86_64):
+            plats = plats[:1]  # pip expands a macOS version downwards itself, but takes manylinux ones as given
+        flags = "".join(f" --platform {p}" for p in plats)
+        flags += f" --python-version {self.python_version} --only-binary=:all:"
+        flags += f" --implementation cp --abi {self.tag}" if self.tag.startswith("cp") else " --abi none"
+        return f"python -m pip index versions {name}{flags}"
+
+
+@functools.lru_cache(maxsize=256)
+def _tags(platform: WheelPlatform, tag: str, python_version: str) -> frozenset[Tag]:
+    version = tuple(int(p) for p in python_version.split("."))
+    plats = platform_tags(platform)
+    out: set[Tag] = set()
+    if tag.startswith("cp"):
+        # A free-threaded CPython takes neither the stable ABI (abi3) nor the GIL build's ABI.
+        out |= {t for t in cpython_tags(version, abis=[tag], platforms=plats or ["any"])
+                if not (tag.endswith("t") and t.abi == "abi3")}
+    out |= set(compatible_tags(version, f"cp{version[0]}{version[1]}" if tag.startswith("cp") else None, plats))
+    return frozenset(out)
 
 
 def lowest_python(requires_python: str | None) -> str:
