@@ -103,8 +103,7 @@ class AdvisorApp(AdvisorState):
 
     def _start_background(self) -> None:
         if self.kb is None:
-            # Off the UI thread: loading and validating the YAML takes longer than painting the welcome.
-            self.run_worker(self._load_kb, thread=True, group="kb", exit_on_error=False)
+            self._load_kb()
         if self.probe_fast is None and self.live:
             self.fast_probe()
 

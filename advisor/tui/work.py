@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from textual import work
 from textual.app import App
 from textual.screen import Screen
 from textual.worker import Worker, get_current_worker
@@ -106,6 +107,8 @@ class AdvisorState(App[None]):
 
     # --- knowledge -------------------------------------------------------------------------------
 
+    # Off the UI thread: loading and validating the YAML takes longer than painting the welcome.
+    @work(thread=True, group="kb", exit_on_error=False)
     def _load_kb(self) -> None:
         try:
             kb = core.load_kb(self.packs)
@@ -129,11 +132,9 @@ class AdvisorState(App[None]):
 
     # --- evidence --------------------------------------------------------------------------------
 
-    def fast_probe(self) -> Worker[None]:
+    @work(thread=True, group="fast-probe", exclusive=True, exit_on_error=False)
+    def fast_probe(self) -> None:
         """Probe the machine without importing frameworks, for the welcome screen."""
-        return self.run_worker(self._fast_probe, thread=True, group="fast-probe", exclusive=True, exit_on_error=False)
-
-    def _fast_probe(self) -> None:
         worker = get_current_worker()
         try:
             data = core.run_probe(fast=True, cancel=worker.cancelled_event, kb=self.kb)
@@ -182,16 +183,11 @@ class AdvisorState(App[None]):
         """Run the full probe then the benchmark preset; events go to `screen`. A new run cancels an old one."""
         self.evidence_run += 1
         self.evidence_active = True
-        run = self.evidence_run
-        return self.run_worker(
-            lambda: self._evidence_run(run, screen, preset, frameworks),
-            thread=True,
-            group="evidence",
-            exclusive=True,  # a new run cancels a stale one (its cancel event stops the core's children)
-            exit_on_error=False,  # a failed run is shown on its screen; the app stays up
-            name="evidence",
-        )
+        return self._evidence_run(self.evidence_run, screen, preset, frameworks)
 
+    # exclusive: a new run cancels a stale one (its cancel event stops the core's children);
+    # exit_on_error=False: a failed run is shown on its screen and the app stays up.
+    @work(thread=True, group="evidence", exclusive=True, exit_on_error=False, name="evidence")
     def _evidence_run(self, run: int, screen: Screen[Any], preset: str, frameworks: list[str] | None) -> None:
         try:
             self._evidence(screen, preset, frameworks)

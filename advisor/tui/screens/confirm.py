@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -43,6 +44,10 @@ class ConfirmScreen(ModalScreen[bool]):
         """Close with the answer."""
         self.dismiss(yes)
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        """Mouse or Enter on a button."""
-        self.dismiss(event.button.id == "yes")
+    @on(Button.Pressed, "#yes")
+    def _yes(self) -> None:
+        self.dismiss(True)
+
+    @on(Button.Pressed, "#no")
+    def _no(self) -> None:
+        self.dismiss(False)

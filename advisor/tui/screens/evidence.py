@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -165,12 +166,13 @@ class EvidenceScreen(StepScreen):
             self.worker.cancel()
             self._status("Cancelling… (child processes are being stopped)")
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        """Mouse: start and cancel."""
-        if event.button.id == "start":
-            self.action_start()
-        elif event.button.id == "cancel":
-            self.action_cancel()
+    @on(Button.Pressed, "#start")
+    def _start_pressed(self) -> None:
+        self.action_start()
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel_pressed(self) -> None:
+        self.action_cancel()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """The run ended (done, cancelled or failed)."""

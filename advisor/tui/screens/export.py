@@ -5,6 +5,7 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -101,10 +102,9 @@ class ExportScreen(StepScreen):
     def _show_command(self) -> None:
         self.query_one("#command", Static).update(plain(self.command_line()))  # typed paths: never markup
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        """Mouse: export."""
-        if event.button.id == "export":
-            self.action_export()
+    @on(Button.Pressed, "#export")
+    def _export_pressed(self) -> None:
+        self.action_export()
 
     def action_export(self) -> None:
         """Write every ticked file in a worker; each one that cannot be produced says why."""
@@ -115,8 +115,9 @@ class ExportScreen(StepScreen):
             self.query_one("#export-status", Static).update("nothing ticked")
             return
         self.query_one("#export-status", Static).update("writing…")
-        self.run_worker(lambda: self._export(wanted), thread=True, group="export", exclusive=True, exit_on_error=False)
+        self._export(wanted)
 
+    @work(thread=True, group="export", exclusive=True, exit_on_error=False)
     def _export(self, wanted: list[tuple[str, str, str]]) -> None:
         app = self.advisor
         lines: list[str] = []

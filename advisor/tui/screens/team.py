@@ -5,6 +5,7 @@ from __future__ import annotations
 import shlex
 from typing import TYPE_CHECKING, Any
 
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -86,31 +87,30 @@ class TeamScreen(ModalScreen[None]):
     def decide(self, paths: list[str]) -> None:
         """Run the core's team decision on the app's evidence; the result comes back as `TeamDecided`."""
         app = self.advisor
-        kb, probe, bench = app.kb, app.probe or app.probe_fast, app.bench
+        self._decide(app.kb, app.probe or app.probe_fast, app.bench, paths)
 
-        def work() -> None:
-            from advisor.errors import AdvisorError
-            from advisor.team.members import load_members
-            from advisor.team.session import decide_members, no_members_error
+    @work(thread=True, group="team-decide", exclusive=True, exit_on_error=False)
+    def _decide(self, kb: Any, probe: Any, bench: Any, paths: list[str]) -> None:
+        from advisor.errors import AdvisorError
+        from advisor.team.members import load_members
+        from advisor.team.session import decide_members, no_members_error
 
-            if kb is None:
-                self.post_message(TeamDecided(None, "Team decision: not available (the knowledge base is loading)", []))
-                return
-            evidence = "probe and benchmarks here" if bench else ("probe here, no benchmarks" if probe else "none")
-            # As `team decide` does: each file left out says why, also when none is usable (the error says
-            # "see the line for each", so the lines must be there).
-            members, left_out = load_members(kb, paths)
-            lines = [f"left out {x.path}: {x.reason}" for x in left_out]
-            try:
-                if not members:
-                    raise no_members_error(len(paths))
-                out = decide_members(kb, members, left_out, probe=probe, bench=bench, evidence=evidence)
-            except AdvisorError as exc:
-                self.post_message(TeamDecided(None, f"Team decision: not available ({exc})", lines))
-                return
-            self.post_message(TeamDecided(out.document, out.markdown, lines))
-
-        self.run_worker(work, thread=True, group="team-decide", exclusive=True, exit_on_error=False)
+        if kb is None:
+            self.post_message(TeamDecided(None, "Team decision: not available (the knowledge base is loading)", []))
+            return
+        evidence = "probe and benchmarks here" if bench else ("probe here, no benchmarks" if probe else "none")
+        # As `team decide` does: each file left out says why, also when none is usable (the error says
+        # "see the line for each", so the lines must be there).
+        members, left_out = load_members(kb, paths)
+        lines = [f"left out {x.path}: {x.reason}" for x in left_out]
+        try:
+            if not members:
+                raise no_members_error(len(paths))
+            out = decide_members(kb, members, left_out, probe=probe, bench=bench, evidence=evidence)
+        except AdvisorError as exc:
+            self.post_message(TeamDecided(None, f"Team decision: not available ({exc})", lines))
+            return
+        self.post_message(TeamDecided(out.document, out.markdown, lines))
 
     def on_team_decided(self, message: TeamDecided) -> None:
         """Show it."""

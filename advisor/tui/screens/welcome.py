@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Button, Input, Static
@@ -81,45 +82,53 @@ class WelcomeScreen(StepScreen):
         if message.kind in ("fast-probe", "probe") and self.is_mounted:
             self.refresh_from_app()
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        """The four choices."""
+    @on(Button.Pressed, "#fresh")
+    def _fresh(self) -> None:
+        self.advisor.action_start_fresh()
+
+    @on(Button.Pressed, "#resume")
+    def _resume(self) -> None:
+        app = self.advisor
+        app.resume_own_walk()  # from an opened report: back to the user's own answers and evidence
+        app.goto(app.walk.step if app.walk.step != "welcome" else "scenario")
+
+    @on(Button.Pressed, "#load-profile")
+    def _load_profile(self) -> None:
         app = self.advisor
         status = self.query_one("#welcome-status", Static)
-        if event.button.id == "fresh":
-            app.action_start_fresh()
-        elif event.button.id == "resume":
-            app.resume_own_walk()  # from an opened report: back to the user's own answers and evidence
-            app.goto(app.walk.step if app.walk.step != "welcome" else "scenario")
-        elif event.button.id == "load-profile":
-            path = self.query_one("#profile-path", Input).value.strip()
-            if not path:
-                status.update("Type the path of a profile (YAML) first.")
-                return
-            if app.kb is None:
-                status.update(self.kb_missing("Loading a profile") or "")
-                return
-            try:
-                answers = core.load_profile_answers(path, app.kb)
-            except Exception as exc:  # noqa: BLE001 - a bad profile is one line on screen; the answers stay
-                status.update(Text.assemble(("Could not load the profile: ", "bold"), str(exc)))
-                return
-            app.set_answers(answers)
-            app.settings.last_profile = path
-            app.save()
-            status.update(Text(f"Loaded {path}."))
-            app.goto("scenario")
-        elif event.button.id == "open-report":
-            path = self.query_one("#report-path", Input).value.strip()
-            if not path:
-                status.update("Type the path of a saved report (JSON) first.")
-                return
-            try:
-                report = core.load_report(path)
-            except Exception as exc:  # noqa: BLE001 - a bad report is one line on screen
-                status.update(Text.assemble(("Could not open the report: ", "bold"), str(exc)))
-                return
-            app.open_report(report)
-            app.goto("results")
+        path = self.query_one("#profile-path", Input).value.strip()
+        if not path:
+            status.update("Type the path of a profile (YAML) first.")
+            return
+        if app.kb is None:
+            status.update(self.kb_missing("Loading a profile") or "")
+            return
+        try:
+            answers = core.load_profile_answers(path, app.kb)
+        except Exception as exc:  # noqa: BLE001 - a bad profile is one line on screen; the answers stay
+            status.update(Text.assemble(("Could not load the profile: ", "bold"), str(exc)))
+            return
+        app.set_answers(answers)
+        app.settings.last_profile = path
+        app.save()
+        status.update(Text(f"Loaded {path}."))
+        app.goto("scenario")
+
+    @on(Button.Pressed, "#open-report")
+    def _open_report(self) -> None:
+        app = self.advisor
+        status = self.query_one("#welcome-status", Static)
+        path = self.query_one("#report-path", Input).value.strip()
+        if not path:
+            status.update("Type the path of a saved report (JSON) first.")
+            return
+        try:
+            report = core.load_report(path)
+        except Exception as exc:  # noqa: BLE001 - a bad report is one line on screen
+            status.update(Text.assemble(("Could not open the report: ", "bold"), str(exc)))
+            return
+        app.open_report(report)
+        app.goto("results")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Enter in a path field does what its button does."""
