@@ -148,17 +148,11 @@ def test_results_warnings_read_as_sentences(kb: Any) -> None:
 
 def test_opened_report_brings_its_own_choice_to_onboarding(kb: Any) -> None:
     """`tui --report FILE` after a walk that chose another framework: Onboarding follows the report."""
-    answers = {
-        "scenario": "production_inference",
-        "current_frameworks": [],
-        "experience": "intermediate",
-        "codebase_size": "none",
-        "weights": {},
-        "constraints": {},
-    }
+    from advisor.profile import parse_profile
     from advisor.tui import core
 
-    saved = core.assess(kb, answers, recorded_probe(), recorded_bench())
+    profile = parse_profile({"scenario": "production_inference"})
+    saved = core.assess(kb, profile, recorded_probe(), recorded_bench())
     top = saved["recommendation"]["framework"]
     other = next(f for f in kb.frameworks if f != top)
 

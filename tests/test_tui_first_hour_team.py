@@ -55,7 +55,7 @@ def test_a_refused_value_is_said_in_words_right_under_its_field(kb: Any, field: 
             app.screen.query_one("#current", SelectionList).select("pytorch")
             await settle(pilot)
             target = app.screen.query(field).results(Input).__next__()
-            before = app.answers()
+            before = app.profile()
             await type_into(pilot, target, typed)
             errors = shown_errors(app)
             assert len(errors) == 1, [str(e.render()) for e in errors]
@@ -64,7 +64,7 @@ def test_a_refused_value_is_said_in_words_right_under_its_field(kb: Any, field: 
             assert "should" not in line and "pattern" not in line and "Input" not in line, line
             assert errors[0].region.y == target.region.bottom or errors[0].region.y - target.region.bottom in (0, 1)
             assert 0 < errors[0].region.y < 24 and errors[0].region.height >= 1  # on screen
-            assert app.answers() == before  # the old answer stays
+            assert app.profile() == before  # the old answer stays
             await type_into(pilot, target, "")  # emptied: the error goes
             assert shown_errors(app) == []
 

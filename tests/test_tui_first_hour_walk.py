@@ -43,6 +43,7 @@ def saved_walk(settings: Path) -> dict[str, Any]:
 def test_opening_a_report_keeps_the_saved_walk_beside_it(kb: Any, tmp_path: Path) -> None:
     """`fwadvisor tui --report FILE` overwrote the saved walk (team, weights, pairwise answers) with the report's,
     without a word. Now the report has a walk of its own: the saved one is untouched, and Resume goes back to it."""
+    from advisor.profile import parse_profile
     from advisor.tui import core
 
     settings = tmp_path / "state.json"
@@ -64,7 +65,7 @@ def test_opening_a_report_keeps_the_saved_walk_beside_it(kb: Any, tmp_path: Path
     mine = run(answer())
     assert mine["team_size"] == 6 and mine["pairwise"] and mine["step"] == "priorities"
     # Someone else's report: other answers (no team, another scenario, no pairwise).
-    theirs = {"scenario": list(kb.scenarios)[-1], "current_frameworks": ["pytorch"], "weights": {}}
+    theirs = parse_profile({"scenario": list(kb.scenarios)[-1], "team": {"current": ["pytorch"]}})
     report = tmp_path / "theirs.json"
     report.write_text(core.report_json_text(core.assess(kb, theirs, recorded_probe(), recorded_bench())))
 

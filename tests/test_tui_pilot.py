@@ -289,18 +289,18 @@ def test_open_a_saved_report_from_the_welcome_screen(kb, tmp_path: Path) -> None
     """Typing a report's path and opening it shows that report's ranking and fills the walk from its profile."""
     from _tui_support import recorded_bench, recorded_probe
 
+    from advisor.profile import parse_profile
     from advisor.report import to_json_text
     from advisor.tui import core
 
-    answers = {
-        "scenario": "research_prototyping",
-        "current_frameworks": ["jax"],
-        "experience": "expert",
-        "codebase_size": "small",
-        "weights": {},
-        "constraints": {},
-    }
-    saved = core.assess(kb, answers, recorded_probe(), recorded_bench())
+    profile = parse_profile(
+        {
+            "scenario": "research_prototyping",
+            "team": {"current": ["jax"], "experience": {"jax": "expert"}},
+            "codebase": {"size": "small"},
+        }
+    )
+    saved = core.assess(kb, profile, recorded_probe(), recorded_bench())
     path = tmp_path / "saved.json"
     path.write_text(to_json_text(saved))
 

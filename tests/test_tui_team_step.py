@@ -106,7 +106,6 @@ def test_team_size_and_kloc_remove_the_warning_and_change_the_migration_figures(
 
 
 def test_experience_per_framework_and_domains_reach_the_profile_and_the_ecosystem(kb: Any) -> None:
-    from advisor.tui import core
 
     async def body() -> None:
         from textual.widgets import RadioButton, RadioSet, SelectionList
@@ -121,7 +120,7 @@ def test_experience_per_framework_and_domains_reach_the_profile_and_the_ecosyste
             await settle(pilot)
             await pilot.click(expert)
             await settle(pilot)
-            profile = core.build_profile(app.answers())
+            profile = app.profile()
             assert {k: str(v) for k, v in profile.team.experience.items()} == {
                 "pytorch": "intermediate",
                 "jax": "expert",
@@ -132,7 +131,7 @@ def test_experience_per_framework_and_domains_reach_the_profile_and_the_ecosyste
             await goto(pilot, "scenario")
             app.screen.query_one("#domains", SelectionList).select(domain)
             await settle(pilot)
-            assert core.build_profile(app.answers()).domains == [domain]
+            assert app.profile().domains == [domain]
             await goto(pilot, "results")
             weighted = app.screen.report
 
@@ -192,8 +191,8 @@ def test_team_answers_are_saved_and_resumed_and_a_bad_number_shows_one_line(kb: 
             assert python.value == "" and walk.python is None  # offered, not assumed
             assert python.placeholder == "here: " + ".".join(recorded_probe()["software"]["python"].split(".")[:2])
             assert walk.os and walk.os[0] in recorded_probe()["software"]["os"].lower()  # prefilled from the probe
-            raw = app.answers()
-            assert raw["constraints"]["maintainer_jurisdictions"] == ["US"]
+            constraints = app.profile().constraints
+            assert constraints is not None and constraints.maintainer_jurisdictions == ["US"]
 
     run(first())
     run(again())
@@ -202,8 +201,7 @@ def test_team_answers_are_saved_and_resumed_and_a_bad_number_shows_one_line(kb: 
 def test_a_loaded_profile_passes_through_the_walk_unchanged(kb: Any) -> None:
     """What the step does not show (domain weights, fleet, licences) is kept, so an export loses nothing."""
     from advisor.profile import parse_profile, profile_to_json
-    from advisor.tui import core
-    from advisor.tui.data.answers import apply_answers, walk_answers
+    from advisor.tui.data.answers import apply_profile, walk_profile
     from advisor.tui.data.state import Walk
 
     domains = list(kb.domains)[:2]
@@ -220,9 +218,7 @@ def test_a_loaded_profile_passes_through_the_walk_unchanged(kb: Any) -> None:
     }
     raw["team"]["horizon_months"] = 36.0
     walk = Walk()
-    apply_answers(walk, core.answers_from_profile(parse_profile(raw)))
-    again = walk_answers(walk, kb)
-    again["weights"] = {"performance": 5.0}  # the walk fills in the criteria nobody weighted
-    exported = profile_to_json(core.build_profile(again))
+    apply_profile(walk, parse_profile(raw))
+    exported = profile_to_json(walk_profile(walk, kb))
     exported["team"]["experience"].pop("pytorch")  # the walk states the default level it shows
     assert exported == profile_to_json(parse_profile(raw))

@@ -85,12 +85,12 @@ def test_a_scenario_alone_reads_on_the_0_5_scale_and_exports_no_weights(kb: Any)
             assert max(preset.values()) == 5
             total = sum(preset.values())
             assert all(abs(r.share - preset[c] / total) < 1e-12 for c, r in rows.items() if r.share is not None)
-            exported = yaml.safe_load(core.profile_yaml(app.answers()))
+            exported = yaml.safe_load(core.profile_yaml(app.profile()))
             assert exported["scenario"] == "production_inference" and "weights" not in exported
             rows["deployment"].focus()
             await pilot.press("minus")
             await settle(pilot)
-            exported = yaml.safe_load(core.profile_yaml(app.answers()))
+            exported = yaml.safe_load(core.profile_yaml(app.profile()))
             assert exported["weights"] == {"deployment": preset["deployment"] - 0.5}
             # What the TUI ranked is what the CLI's reading of that profile ranks.
             again = assess(kb, resolve_profile(parse_profile(exported), kb), probe=recorded_probe(),

@@ -13,7 +13,10 @@ import importlib
 import threading
 from collections.abc import Callable, Sequence
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # only for types: the core itself is imported at the call
+    from advisor.profile import Profile
 
 
 class Unavailable(Exception):
@@ -126,45 +129,6 @@ def bench_benchmarks() -> tuple[str, ...]:
 # --- profile, scoring, report ----------------------------------------------------------------------
 
 
-def profile_raw(answers: dict[str, Any]) -> dict[str, Any]:
-    """The walk's answers as a profile mapping (the shape `advisor.profile` reads from YAML)."""
-    current = list(answers.get("current_frameworks", []))
-    team: dict[str, Any] = {"current": current}
-    level = answers.get("experience")
-    by = answers.get("experience_by") or {}
-    if current and (level or by):
-        team["experience"] = {fid: by.get(fid, level) for fid in current if by.get(fid, level)}
-    if answers.get("team_size") is not None:
-        team["size"] = answers["team_size"]
-    if answers.get("horizon_months") not in (None, 24.0):
-        team["horizon_months"] = answers["horizon_months"]
-    codebase: dict[str, Any] = {"size": answers.get("codebase_size") or "none"}
-    kloc = {f: v for f, v in (answers.get("kloc_by") or {}).items() if f in current}
-    if kloc:
-        codebase["by_framework"] = kloc
-    raw: dict[str, Any] = {"team": team, "codebase": codebase}
-    if answers.get("scenario"):
-        raw["scenario"] = answers["scenario"]
-    for key in ("domains", "serving", "fleet"):
-        if answers.get(key):
-            value = answers[key]
-            raw[key] = dict(value) if isinstance(value, dict) else list(value)
-    env = {k: v for k, v in (answers.get("environment") or {}).items() if v}
-    if env:
-        raw["environment"] = env
-    if answers.get("pairwise"):
-        # The judgements themselves, so the core derives the weights (and the report shows profile.ahp).
-        raw["pairwise"] = [list(j) for j in answers["pairwise"]]
-    elif answers.get("weights"):
-        raw["weights"] = dict(answers["weights"])
-    constraints = {
-        k: (v if isinstance(v, bool) else list(v)) for k, v in (answers.get("constraints") or {}).items() if v
-    }
-    if constraints:
-        raw["constraints"] = constraints
-    return raw
-
-
 def check_answer(path: Sequence[str], value: Any, source: str = "Team step") -> str | None:
     """None when `value` at `path` (e.g. team.size) passes the profile loader's own check, else its one line."""
     raw: Any = value
@@ -187,14 +151,22 @@ def typed(text: str) -> Any:
         return text
 
 
-def build_profile(answers: dict[str, Any]) -> Any:
-    """Turn the walk's answers into the core's validated `Profile`."""
-    return _attr("advisor.profile", "parse_profile")(profile_raw(answers), "<walk>")
+def parse_profile(raw: dict[str, Any], source: str) -> Profile:
+    """A profile mapping checked by the core's loader into its `Profile` (raises the core's `ProfileError`)."""
+    return _attr("advisor.profile", "parse_profile")(raw, source)  # type: ignore[no-any-return]
 
 
-def resolve(kb: Any, answers: dict[str, Any]) -> Any:
+def same_profile(a: Profile | None, b: Profile | None) -> bool:
+    """Whether two profiles say the same (compared as the core writes them, not by object identity)."""
+    if a is None or b is None:
+        return a is b
+    to_json = _attr("advisor.profile", "profile_to_json")
+    return bool(to_json(a) == to_json(b))
+
+
+def resolve(kb: Any, profile: Profile) -> Any:
     """The profile checked against the knowledge base, with the scenario's defaults merged in."""
-    return _attr("advisor.profile", "resolve_profile")(build_profile(answers), kb)
+    return _attr("advisor.profile", "resolve_profile")(profile, kb)
 
 
 def default_scenario() -> str:
@@ -236,17 +208,17 @@ def pairwise_weights(judgements: Sequence[tuple[str, str, float]]) -> tuple[dict
 
 def assess(
     kb: Any,
-    answers: dict[str, Any],
+    profile: Profile,
     probe: dict[str, Any] | None,
     bench: dict[str, Any] | None,
     *,
     draws: int | None = None,
 ) -> dict[str, Any]:
-    """Score the frameworks under the walk's answers with the evidence so far; returns the full report JSON.
+    """Score the frameworks under the walk's profile with the evidence so far; returns the full report JSON.
 
     `draws` lowers the Monte-Carlo sensitivity draws for previews that must follow every key press.
     """
-    resolved = resolve(kb, answers)
+    resolved = resolve(kb, profile)
     engine = _attr("advisor.scoring", "assess")
     extra = {"draws": draws} if draws else {}
     assessment = engine(kb, resolved, probe=probe, bench=bench, **extra)
@@ -264,11 +236,10 @@ def report_markdown(report: dict[str, Any]) -> str:
     return str(_attr("advisor.report", "to_markdown")(report))
 
 
-def profile_yaml(answers: dict[str, Any]) -> str:
-    """The profile file (YAML) for the walk's answers; validated by the core before it is written."""
+def profile_yaml(profile: Profile) -> str:
+    """The profile file (YAML) for the walk's profile; read back by the core before it is written."""
     import yaml  # deferred: only needed when a profile is exported
 
-    profile = build_profile(answers)
     text = "# fwadvisor profile written by the interactive advisor\n" + yaml.safe_dump(
         _attr("advisor.profile", "profile_to_json")(profile), sort_keys=False
     )
@@ -276,56 +247,20 @@ def profile_yaml(answers: dict[str, Any]) -> str:
     return text
 
 
-def load_profile_answers(path: str, kb: Any) -> dict[str, Any]:
-    """Read a profile file and return it as walk answers, checked exactly as `fwadvisor profile check` does.
+def load_checked_profile(path: str, kb: Any) -> Profile:
+    """Read a profile file, checked exactly as `fwadvisor profile check` does.
 
     Raises the core's `ProfileError`, whose text is the CLI's one line (file, line, field, problem).
     """
     profile = _attr("advisor.profile", "load_profile")(path)
     _attr("advisor.profile", "resolve_profile")(profile, kb)
-    return answers_from_profile(profile)
+    return profile  # type: ignore[no-any-return]
 
 
-def report_answers(report: dict[str, Any]) -> dict[str, Any]:
-    """The walk answers of the profile a saved report was made with (its `profile.as_written`)."""
+def report_profile(report: dict[str, Any]) -> Profile:
+    """The profile a saved report was made with (its `profile.as_written`)."""
     raw = (report.get("profile") or {}).get("as_written") or {}
-    return answers_from_profile(_attr("advisor.profile", "parse_profile")(raw, "<report profile>"))
-
-
-def answers_from_profile(profile: Any) -> dict[str, Any]:
-    """A validated `Profile` as walk answers."""
-    current = list(profile.team.current)
-    levels = {profile.team.experience.get(f) for f in current} - {None}
-    cons = profile.constraints
-    weights = dict(profile.weights or {})  # the profile's own, on the 0-5 scale; the rest stay the scenario's
-    pairwise = [list(j) for j in profile.pairwise or []]
-    env = profile.environment
-    return {
-        "scenario": profile.scenario,
-        "current_frameworks": current,
-        "experience": str(levels.pop()) if len(levels) == 1 else "intermediate",
-        "experience_by": {str(f): str(v) for f, v in profile.team.experience.items() if f in current},
-        "codebase_size": str(profile.codebase.size or profile.codebase.effective_size()),
-        "kloc_by": {f: profile.codebase.kloc_range(f, current)[0] for f in current}
-        if profile.codebase.by_framework or profile.codebase.kloc is not None
-        else {},
-        "team_size": profile.team.size,
-        "horizon_months": float(profile.team.horizon_months),
-        "domains": profile.domain_weights() if isinstance(profile.domains, dict) else list(profile.domains),
-        "fleet": [f.model_dump(mode="json", exclude_none=True) for f in profile.fleet],
-        "serving": list(profile.serving),
-        "environment": {"os": [str(o) for o in env.os], "python": env.python},
-        "weights": weights,
-        "pairwise": pairwise,
-        "constraints": {
-            "must_run_on": [str(h) for h in cons.must_run_on] if cons else [],
-            "must_deploy_to": list(cons.must_deploy_to) if cons else [],
-            "exclude": list(cons.exclude) if cons else [],
-            "maintainer_jurisdictions": list(cons.maintainer_jurisdictions) if cons else [],
-            "multi_backend": bool(cons.multi_backend) if cons else False,
-            "licenses": list(cons.licenses) if cons else [],
-        },
-    }
+    return parse_profile(raw, "<report profile>")
 
 
 def load_report(path: str) -> dict[str, Any]:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
+
+if TYPE_CHECKING:
+    from advisor.profile import Profile
 
 
 class EvidenceEvent(Message):
@@ -34,15 +37,15 @@ class EvidenceDone(Message, bubble=False):
 
 
 class AssessmentReady(Message):
-    """The core scored the frameworks under the current answers (`report` is None when it could not)."""
+    """The core scored the frameworks under the current profile (`report` is None when it could not)."""
 
     def __init__(
-        self, report: dict[str, Any] | None, error: str | None = None, *, answers: dict[str, Any] | None = None
+        self, report: dict[str, Any] | None, error: str | None = None, *, profile: Profile | None = None
     ) -> None:
         super().__init__()
         self.report = report
         self.error = error
-        self.answers = answers  # what was scored (the walk's answers, or a what-if)
+        self.profile = profile  # what was scored (the walk's profile, or a what-if)
 
 
 class WeightChanged(Message):

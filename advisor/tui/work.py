@@ -16,16 +16,17 @@ from textual.worker import Worker, get_current_worker
 
 from advisor.tui import core
 from advisor.tui.data.answers import (
-    apply_answers,
+    apply_profile,
     effective_weights,
     kept_bench,
     prefill_environment,
-    walk_answers,
+    walk_profile,
 )
 from advisor.tui.data.state import Settings, Walk, load_evidence, load_settings, save_evidence, save_settings
 from advisor.tui.messages import AssessmentReady, EvidenceDone, EvidenceEvent
 
 if TYPE_CHECKING:
+    from advisor.profile import Profile
     from advisor.tui.screens.base import StepScreen
 
 
@@ -63,9 +64,9 @@ class AdvisorState(App[None]):
         self.probe: dict[str, Any] | None = probe
         self.bench: dict[str, Any] | None = bench
         self.loaded_report: dict[str, Any] | None = report
-        self.loaded_answers: dict[str, Any] | None = None
+        self.loaded_profile: Profile | None = None
         self.report: dict[str, Any] | None = None  # the latest assessment of the walk's answers
-        self.report_answers: dict[str, Any] | None = None  # the answers `report` was scored under
+        self.report_profile: Profile | None = None  # the profile `report` was scored under
         self.evidence_run = 0  # number of the latest run: a stale run's end must not end the new one
         self.evidence_active = False
         self.settings_path = settings_path
@@ -92,17 +93,17 @@ class AdvisorState(App[None]):
 
     # --- answers ---------------------------------------------------------------------------------
 
-    def answers(self, weights: dict[str, float] | None = None) -> dict[str, Any]:
-        """The walk's answers in the profile's shape (what the core scores); `weights` overrides for what-if."""
-        return walk_answers(self.walk, self.kb, weights)
+    def profile(self, weights: dict[str, float] | None = None) -> Profile:
+        """The walk as the core's `Profile` (what the core scores); `weights` overrides for what-if."""
+        return walk_profile(self.walk, self.kb, weights)
 
     def effective_weights(self) -> dict[str, float]:
         """The user's weights; criteria they never touched take the scenario's weight (or all equal)."""
         return effective_weights(self.walk, self.kb)
 
-    def set_answers(self, answers: dict[str, Any]) -> None:
-        """Fill the walk from answers (a loaded profile or report)."""
-        apply_answers(self.walk, answers)
+    def set_profile(self, profile: Profile) -> None:
+        """Fill the walk from a profile (a loaded profile file, or a report's)."""
+        apply_profile(self.walk, profile)
         self.save()
 
     # --- knowledge -------------------------------------------------------------------------------
@@ -160,13 +161,13 @@ class AdvisorState(App[None]):
                 self.probe_fast_error = message.error
         elif message.kind == "probe" and message.data is not None:
             self.probe = message.data
-            self.loaded_answers = None  # new evidence: an opened report no longer answers the walk
+            self.loaded_profile = None  # new evidence: an opened report no longer answers the walk
             self._keep_evidence()
         elif message.kind == "bench" and message.data is not None:
             kept = kept_bench(self.bench, message.data, cancelled=message.cancelled)
             if kept is not self.bench:
                 self.bench = kept
-                self.loaded_answers = None
+                self.loaded_profile = None
                 self._keep_evidence()
         for screen in self.shown.values():
             screen.post_message(EvidenceDone(message.kind, message.data, message.error, cancelled=message.cancelled))
@@ -241,17 +242,17 @@ class AdvisorState(App[None]):
         self.probe = report.get("probe")
         self.bench = report.get("benchmarks")
         try:
-            answers = core.report_answers(report)
+            profile = core.report_profile(report)
         except Exception as exc:  # noqa: BLE001 - the report still shows; only what-if lacks its answers
             self.notify(f"the report's profile could not be read back: {exc}", severity="warning")
         else:
-            self.set_answers(answers)
+            self.set_profile(profile)
         try:
             self.walk.chosen = core.recommended_framework(report)
         except core.Unavailable:
             self.walk.chosen = None  # onboarding falls back to the top of the report's ranking
         self.save()
-        self.loaded_answers = self.answers()
+        self.loaded_profile = self.profile()
         self._refresh_screens()
 
     def viewing_report(self) -> bool:
@@ -264,28 +265,28 @@ class AdvisorState(App[None]):
             return
         self.walk = self.settings.walk
         self.probe, self.bench = self.own_evidence
-        self.loaded_report = self.loaded_answers = None
-        self.report = self.report_answers = None
+        self.loaded_report = self.loaded_profile = None
+        self.report = self.report_profile = None
         self._refresh_screens()
 
     def showing_loaded_report(self) -> bool:
         """Whether the opened report still answers the walk (no answer changed since it was opened)."""
-        return self.loaded_report is not None and self.answers() == self.loaded_answers
+        return self.loaded_report is not None and core.same_profile(self.profile(), self.loaded_profile)
 
-    def keep_report(self, report: dict[str, Any], answers: dict[str, Any]) -> None:
-        """Remember the assessment of the walk's own answers (not a what-if) for onboarding and export."""
-        self.report, self.report_answers = report, answers
+    def keep_report(self, report: dict[str, Any], profile: Profile) -> None:
+        """Remember the assessment of the walk's own profile (not a what-if) for onboarding and export."""
+        self.report, self.report_profile = report, profile
 
     def current_report(self) -> dict[str, Any]:
         """The report for the walk's answers now: the opened one, the latest, or scored afresh (call off the UI)."""
         if self.showing_loaded_report() and self.loaded_report is not None:
             return self.loaded_report
-        answers = self.answers()
-        if self.report is not None and self.report_answers == answers:
+        profile = self.profile()
+        if self.report is not None and core.same_profile(self.report_profile, profile):
             return self.report
         if self.kb is None:
             raise core.Unavailable(self.kb_error or "the knowledge base is still loading")
-        return core.assess(self.kb, answers, self.probe or self.probe_fast, self.bench)
+        return core.assess(self.kb, profile, self.probe or self.probe_fast, self.bench)
 
     def chosen_framework(self, report: dict[str, Any] | None) -> str | None:
         """The chosen framework: the user's pick on Results, else the one `report` recommends."""
@@ -319,7 +320,7 @@ class AdvisorState(App[None]):
         A newer request from the same screen cancels an older one (exclusive), so fast key presses
         never queue up stale scorings; `draws` lowers the Monte-Carlo draws for previews.
         """
-        answers = self.answers(weights)
+        profile = self.profile(weights)
         probe = self.probe or self.probe_fast
         bench = self.bench
 
@@ -328,11 +329,11 @@ class AdvisorState(App[None]):
                 screen.post_message(AssessmentReady(None, self.kb_error or "the knowledge base is still loading"))
                 return
             try:
-                report = core.assess(self.kb, answers, probe, bench, draws=draws)
+                report = core.assess(self.kb, profile, probe, bench, draws=draws)
             except Exception as exc:  # noqa: BLE001 - shown as "not available: why" on the screen
                 screen.post_message(AssessmentReady(None, str(exc)))
                 return
             if not get_current_worker().is_cancelled:  # a newer request superseded this one
-                screen.post_message(AssessmentReady(report, answers=answers))
+                screen.post_message(AssessmentReady(report, profile=profile))
 
         self.run_worker(work, thread=True, group=f"{group}-{id(screen)}", exclusive=True, exit_on_error=False)

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import platform
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from advisor.tui import core
 from advisor.tui.data.state import Walk
+
+if TYPE_CHECKING:  # the TUI loads the core lazily (a missing core piece is said on screen)
+    from advisor.profile import Profile
 
 
 def weight_scenario(walk: Walk, kb: Any) -> str | None:
@@ -34,63 +37,91 @@ def effective_weights(walk: Walk, kb: Any) -> dict[str, float]:
         return core.resolved_weights(kb, scenario, {}, [])
 
 
-def walk_answers(walk: Walk, kb: Any, weights: dict[str, float] | None = None) -> dict[str, Any]:
-    """The answers the core scores; `weights` (what-if) replaces the walk's weights and its pairwise answers."""
-    answers: dict[str, Any] = {
-        "scenario": weight_scenario(walk, kb),
-        "current_frameworks": list(walk.current_frameworks),
-        "experience": walk.experience,
-        "codebase_size": walk.codebase_size,
-        "experience_by": {f: walk.experience_by.get(f, walk.experience) for f in walk.current_frameworks},
-        "kloc_by": {f: walk.kloc_by[f] for f in walk.current_frameworks if f in walk.kloc_by},
-        "team_size": walk.team_size,
-        "horizon_months": float(walk.horizon_months),
-        "domains": domain_answer(walk),
-        "fleet": [dict(f) for f in walk.fleet],
-        "serving": list(walk.serving),
-        "environment": {"os": list(walk.os or []), "python": walk.python},
-        # What-if gives every weight; the walk only the ones the user set (the rest stay the scenario's).
-        "weights": dict(weights if weights is not None else walk.weights),
-        "constraints": {
-            "must_run_on": list(walk.must_run_on),
-            "must_deploy_to": list(walk.must_deploy_to),
-            "exclude": list(walk.exclude),
-            "maintainer_jurisdictions": list(walk.jurisdictions),
-            "multi_backend": walk.multi_backend,
-            "licenses": list(walk.licenses),
-        },
-    }
+def walk_raw(walk: Walk, kb: Any, weights: dict[str, float] | None = None) -> dict[str, Any]:
+    """The walk as a profile mapping (the shape `advisor.profile` reads from YAML); `weights` (what-if) replaces
+    the walk's weights and its pairwise answers."""
+    current = list(walk.current_frameworks)
+    team: dict[str, Any] = {"current": current}
+    if current:
+        team["experience"] = {f: walk.experience_by.get(f, walk.experience) for f in current}
+    if walk.team_size is not None:
+        team["size"] = walk.team_size
+    if float(walk.horizon_months) != 24.0:
+        team["horizon_months"] = float(walk.horizon_months)
+    codebase: dict[str, Any] = {"size": walk.codebase_size or "none"}
+    kloc = {f: walk.kloc_by[f] for f in current if f in walk.kloc_by}
+    if kloc:
+        codebase["by_framework"] = kloc
+    raw: dict[str, Any] = {"team": team, "codebase": codebase}
+    scenario = weight_scenario(walk, kb)
+    if scenario:
+        raw["scenario"] = scenario
+    domains = domain_answer(walk)
+    for key, value in (("domains", domains), ("serving", walk.serving), ("fleet", [dict(f) for f in walk.fleet])):
+        if value:
+            raw[key] = dict(value) if isinstance(value, dict) else list(value)
+    env = {k: v for k, v in (("os", list(walk.os or [])), ("python", walk.python)) if v}
+    if env:
+        raw["environment"] = env
     if weights is None and walk.pairwise:
-        answers["pairwise"] = [list(j) for j in walk.pairwise]
-    return answers
+        # The judgements themselves, so the core derives the weights (and the report shows profile.ahp).
+        raw["pairwise"] = [list(j) for j in walk.pairwise]
+    else:
+        # What-if gives every weight; the walk only the ones the user set (the rest stay the scenario's).
+        own = dict(weights if weights is not None else walk.weights)
+        if own:
+            raw["weights"] = own
+    constraints: dict[str, Any] = {
+        "must_run_on": list(walk.must_run_on),
+        "must_deploy_to": list(walk.must_deploy_to),
+        "exclude": list(walk.exclude),
+        "maintainer_jurisdictions": list(walk.jurisdictions),
+        "multi_backend": walk.multi_backend,
+        "licenses": list(walk.licenses),
+    }
+    constraints = {k: v for k, v in constraints.items() if v}
+    if constraints:
+        raw["constraints"] = constraints
+    return raw
 
 
-def apply_answers(walk: Walk, answers: dict[str, Any]) -> None:
-    """Fill the walk from answers (a loaded profile or report)."""
-    walk.scenario = answers["scenario"]
-    walk.current_frameworks = list(answers["current_frameworks"])
-    walk.experience = answers["experience"]
-    walk.codebase_size = answers["codebase_size"]
-    walk.weights = dict(answers["weights"])
-    walk.pairwise = [list(j) for j in answers.get("pairwise") or []]
-    walk.must_run_on = list(answers["constraints"]["must_run_on"])
-    walk.must_deploy_to = list(answers["constraints"]["must_deploy_to"])
-    walk.exclude = list(answers["constraints"]["exclude"])
-    walk.jurisdictions = list(answers["constraints"].get("maintainer_jurisdictions") or [])
-    walk.multi_backend = bool(answers["constraints"].get("multi_backend"))
-    walk.experience_by = dict(answers.get("experience_by") or {})
-    walk.kloc_by = dict(answers.get("kloc_by") or {})
-    walk.team_size = answers.get("team_size")
-    domains = answers.get("domains") or []
-    walk.domains = list(domains)
-    walk.domain_weights = {str(k): float(v) for k, v in domains.items()} if isinstance(domains, dict) else {}
-    walk.horizon_months = float(answers.get("horizon_months") or 24.0)
-    walk.fleet = [dict(f) for f in answers.get("fleet") or []]
-    walk.licenses = list(answers["constraints"].get("licenses") or [])
-    walk.serving = list(answers.get("serving") or [])
-    env = answers.get("environment") or {}
-    walk.os = list(env.get("os") or [])
-    walk.python = env.get("python")
+def walk_profile(walk: Walk, kb: Any, weights: dict[str, float] | None = None) -> Profile:
+    """The walk as the core's validated `Profile` (what the core scores and what an export writes)."""
+    return core.parse_profile(walk_raw(walk, kb, weights), "<walk>")
+
+
+def apply_profile(walk: Walk, profile: Profile) -> None:
+    """Fill the walk from a validated profile (a loaded profile file, or the profile a report was made with)."""
+    current = list(profile.team.current)
+    levels = {profile.team.experience.get(f) for f in current} - {None}
+    cons = profile.constraints
+    walk.scenario = profile.scenario
+    walk.current_frameworks = current
+    walk.experience = str(levels.pop()) if len(levels) == 1 else "intermediate"
+    walk.experience_by = {str(f): str(v) for f, v in profile.team.experience.items() if f in current}
+    walk.codebase_size = str(profile.codebase.size or profile.codebase.effective_size())
+    has_kloc = bool(profile.codebase.by_framework) or profile.codebase.kloc is not None
+    walk.kloc_by = {f: profile.codebase.kloc_range(f, current)[0] for f in current} if has_kloc else {}
+    walk.team_size = profile.team.size
+    walk.horizon_months = float(profile.team.horizon_months)
+    # The profile's own weights, on the 0-5 scale; the rest stay the scenario's.
+    walk.weights = dict(profile.weights or {})
+    walk.pairwise = [list(j) for j in profile.pairwise or []]
+    if isinstance(profile.domains, dict):
+        walk.domain_weights = {str(k): float(v) for k, v in profile.domain_weights().items()}
+        walk.domains = list(walk.domain_weights)
+    else:
+        walk.domains, walk.domain_weights = list(profile.domains), {}
+    walk.fleet = [f.model_dump(mode="json", exclude_none=True) for f in profile.fleet]
+    walk.serving = list(profile.serving)
+    walk.os = [str(o) for o in profile.environment.os]
+    walk.python = profile.environment.python
+    walk.must_run_on = [str(h) for h in cons.must_run_on] if cons else []
+    walk.must_deploy_to = list(cons.must_deploy_to) if cons else []
+    walk.exclude = list(cons.exclude) if cons else []
+    walk.jurisdictions = list(cons.maintainer_jurisdictions) if cons else []
+    walk.multi_backend = bool(cons.multi_backend) if cons else False
+    walk.licenses = list(cons.licenses) if cons else []
 
 
 def domain_answer(walk: Walk) -> list[str] | dict[str, float]:

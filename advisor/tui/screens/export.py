@@ -145,7 +145,7 @@ class ExportScreen(StepScreen):
             report = app.current_report()
             return core.report_json_text(report) if key == "json" else core.report_markdown(report)
         if key == "profile":
-            return core.profile_yaml(app.answers())
+            return core.profile_yaml(app.profile())
         framework = app.chosen_framework(app.current_report())
         if framework is None:
             raise core.Unavailable("no framework is recommended or chosen: see the Results step")

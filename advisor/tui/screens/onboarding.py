@@ -129,8 +129,8 @@ class OnboardingScreen(StepScreen):
         if message.report is None:
             self.query_one("#checklist-title", Static).update(self.not_available("Recommendation", message.error))
             return
-        if message.answers is not None:
-            self.advisor.keep_report(message.report, message.answers)
+        if message.profile is not None:
+            self.advisor.keep_report(message.report, message.profile)
         self.refresh_from_app()
 
     def on_selection_list_selection_highlighted(self, event: SelectionList.SelectionHighlighted[str]) -> None:

@@ -82,7 +82,7 @@ class ResultsScreen(StepScreen):
         self._build_whatif()
         if app.showing_loaded_report() and self.whatif is None and app.loaded_report is not None:
             self._show(app.loaded_report)
-            app.keep_report(app.loaded_report, app.answers())
+            app.keep_report(app.loaded_report, app.profile())
             return
         self.query_one("#verdict", Static).update("scoring…")
         app.assess(self, self.whatif)
@@ -131,8 +131,8 @@ class ResultsScreen(StepScreen):
             self.query_one("#verdict", Static).update(self.not_available("Ranking", message.error))
             self.query_one("#ranking", DataTable).clear()
             return
-        if self.whatif is None and message.answers is not None:
-            self.advisor.keep_report(message.report, message.answers)
+        if self.whatif is None and message.profile is not None:
+            self.advisor.keep_report(message.report, message.profile)
         self._show(message.report)
 
     def on_evidence_done(self, message: EvidenceDone) -> None:

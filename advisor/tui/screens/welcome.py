@@ -104,11 +104,11 @@ class WelcomeScreen(StepScreen):
             status.update(self.kb_missing("Loading a profile") or "")
             return
         try:
-            answers = core.load_profile_answers(path, app.kb)
+            profile = core.load_checked_profile(path, app.kb)
         except Exception as exc:  # noqa: BLE001 - a bad profile is one line on screen; the answers stay
             status.update(Text.assemble(("Could not load the profile: ", "bold"), str(exc)))
             return
-        app.set_answers(answers)
+        app.set_profile(profile)
         app.settings.last_profile = path
         app.save()
         status.update(Text(f"Loaded {path}."))
