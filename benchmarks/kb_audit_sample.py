@@ -1,0 +1,74 @@
+"""Draw the second reader's audit sample: quoted facts of the shipped base, at random with a printed seed.
+
+Run: `python benchmarks/kb_audit_sample.py [--seed N] [--size N] [--exclude FILE ...]`. The population is
+every fact (as `kb validate` counts them, package claims left out) whose sources all carry a quote; facts
+that say `basis: judgement` are left out (they quote nothing to check). `--exclude` drops the facts of
+files the reader wrote, so that no one audits their own quotes. The population is sorted by file and field
+path before drawing, so one seed gives one sample for one state of the base. Prints, per fact: its
+number, file:line, field path, kind, and each source with its quote and date, for the reader to check.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+from advisor.knowledge.facts import field_path, iter_facts
+from advisor.knowledge.loader import parse_file
+from advisor.knowledge.quotes import QUOTED_KINDS, pack_files
+from advisor.knowledge.schema import Basis, Source
+from advisor.yamlio import line_of
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """One fact of the population: where it is, its kind, and its sources."""
+
+    file: str
+    line: int | None
+    field: str
+    kind: str
+    sources: tuple[Source, ...]
+
+
+def population(directory: Path, exclude: set[str]) -> list[Drawn]:
+    """Every fact whose sources are all quoted, in file and field order, minus the excluded files."""
+    out: list[Drawn] = []
+    for path, model in pack_files(directory):
+        shown = path.relative_to(directory.parent).as_posix()
+        if shown in exclude:
+            continue
+        parsed, raw = parse_file(path, model)
+        for at in iter_facts(parsed):
+            if at.kind not in QUOTED_KINDS or getattr(at.fact, "basis", None) is Basis.JUDGEMENT:
+                continue
+            sources = tuple(getattr(at.fact, "sources", []))
+            if sources and all(s.quote for s in sources):
+                where = at.path or ("sources",)
+                out.append(Drawn(shown, line_of(raw, where), field_path(where), at.kind.value, sources))
+    return sorted(out, key=lambda d: (d.file, d.line or 0, d.field))
+
+
+def main() -> None:
+    """Print the sample."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=20261204)
+    parser.add_argument("--size", type=int, default=64)
+    parser.add_argument("--exclude", nargs="*", default=[], help="files (knowledge/...) whose facts to leave out")
+    args = parser.parse_args()
+    pop = population(ROOT / "knowledge", set(args.exclude))
+    sample = random.Random(args.seed).sample(pop, min(args.size, len(pop)))
+    print(f"seed {args.seed}: {len(sample)} of {len(pop)} quoted facts (excluded: {', '.join(args.exclude) or 'none'})")
+    for n, d in enumerate(sample, 1):
+        print(f"\n{n}. {d.file}:{d.line} {d.field} ({d.kind})")
+        for s in d.sources:
+            print(f"   - {s.url}" + (f" [{s.date}]" if s.date else ""))
+            print(f"     {s.quote}")
+
+
+if __name__ == "__main__":
+    main()
