@@ -15,6 +15,8 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
+from pydantic import BaseModel
+
 from advisor.knowledge.facts import field_path, iter_facts
 from advisor.knowledge.loader import parse_file
 from advisor.knowledge.quotes import QUOTED_KINDS, pack_files
@@ -32,7 +34,21 @@ class Drawn:
     line: int | None
     field: str
     kind: str
+    claim: str
     sources: tuple[Source, ...]
+
+
+def claim_of(fact: BaseModel) -> str:
+    """What the fact states, without its sources or nested facts: what the reader checks the quotes against."""
+    parts = []
+    for name, value in fact:
+        if name in ("sources", "as_of", "basis") or isinstance(value, (BaseModel, dict)):
+            continue
+        if isinstance(value, list) and any(isinstance(v, BaseModel) for v in value):
+            continue
+        if value not in (None, [], ""):
+            parts.append(f"{name}={value}")
+    return "; ".join(parts)
 
 
 def population(directory: Path, exclude: set[str]) -> list[Drawn]:
@@ -49,7 +65,9 @@ def population(directory: Path, exclude: set[str]) -> list[Drawn]:
             sources = tuple(getattr(at.fact, "sources", []))
             if sources and all(s.quote for s in sources):
                 where = at.path or ("sources",)
-                out.append(Drawn(shown, line_of(raw, where), field_path(where), at.kind.value, sources))
+                out.append(
+                    Drawn(shown, line_of(raw, where), field_path(where), at.kind.value, claim_of(at.fact), sources)
+                )
     return sorted(out, key=lambda d: (d.file, d.line or 0, d.field))
 
 
@@ -57,7 +75,7 @@ def main() -> None:
     """Print the sample."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=20261204)
-    parser.add_argument("--size", type=int, default=64)
+    parser.add_argument("--size", type=int, default=60)
     parser.add_argument("--exclude", nargs="*", default=[], help="files (knowledge/...) whose facts to leave out")
     args = parser.parse_args()
     pop = population(ROOT / "knowledge", set(args.exclude))
@@ -65,6 +83,7 @@ def main() -> None:
     print(f"seed {args.seed}: {len(sample)} of {len(pop)} quoted facts (excluded: {', '.join(args.exclude) or 'none'})")
     for n, d in enumerate(sample, 1):
         print(f"\n{n}. {d.file}:{d.line} {d.field} ({d.kind})")
+        print(f"   claim: {d.claim}")
         for s in d.sources:
             print(f"   - {s.url}" + (f" [{s.date}]" if s.date else ""))
             print(f"     {s.quote}")
