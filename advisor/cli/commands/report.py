@@ -25,6 +25,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     out.add_argument("--json", action="store_true", help="print the full report as JSON on stdout")
     out.add_argument("--markdown", action="store_true", help="print the report as Markdown on stdout")
     parser.add_argument("-o", "--output", metavar="FILE", help="also write the report (Markdown if FILE ends in .md)")
+    parser.add_argument("--html", nargs="?", const="-", metavar="FILE",
+                        help="write the report as one offline HTML page with charts to FILE (no FILE or -: stdout)")
     parser.add_argument("--identify", action="store_true", help="include the host name in the report")
     parser.add_argument("--seed", type=int, default=0, help="seed of the Monte-Carlo sensitivity analysis")
 
@@ -89,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
     from advisor.report import build_report, load_report, to_json_text, to_markdown
     from advisor.scoring import assess
 
+    html_out(args)  # a --html that cannot be written is refused before anything runs
     kb = load_knowledge(args.kb)
     old: dict[str, Any] | None = None
     if args.profile:
@@ -111,17 +114,39 @@ def run(args: argparse.Namespace) -> int:
         assessment, kb, probe=probe, bench=bench, profile_source=source, identify=args.identify, hostname=host
     )
     # stdout first, then the file: a file that cannot be written no longer takes the measured evidence with it.
+    page = None
+    if args.html:
+        from advisor.report import Report
+        from advisor.report.html import report_html
+
+        # The typed report at the edge: the page reads the models, never the dict.
+        page = report_html(Report.model_validate(report), identify=args.identify)
     if args.json:
         emit_text(to_json_text(report))
     elif args.markdown:
         emit_text(to_markdown(report))
+    elif args.html == "-":
+        emit_text(page or "")
     else:
         summary(report)
     if args.output:
         md = args.markdown or Path(args.output).suffix.lower() in (".md", ".markdown")
         write_file(args.output, to_markdown(report) if md else to_json_text(report), what="report", rescue="report",
                    on_stdout=bool(args.json and not md or args.markdown and md))
+    if page is not None and args.html != "-":
+        write_file(args.html, page, what="HTML report", rescue="report")
     return 0
+
+
+def html_out(args: argparse.Namespace) -> None:
+    """Refuse `--html` to stdout beside `--json`/`--markdown` (one stdout), and an unwritable `--html FILE`."""
+    from advisor.atomic import check_writable
+    from advisor.errors import UsageError
+
+    if args.html == "-" and (args.json or args.markdown):
+        raise UsageError("prints to stdout, as --json and --markdown do: give --html a FILE", field="--html")
+    if args.html and args.html != "-":
+        check_writable(args.html, "--html")
 
 
 def summary(report: dict[str, Any]) -> None:

@@ -44,6 +44,15 @@ def _output_flags(parser: argparse.ArgumentParser) -> None:
     fmt.add_argument("--json", action="store_true", help="print JSON")
     fmt.add_argument("--markdown", action="store_true", help="print Markdown")
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE (Markdown, or JSON with --json/.json)")
+    parser.add_argument("--html", nargs="?", const="-", metavar="FILE",
+                        help="write one offline HTML page with charts to FILE (no FILE or -: stdout)")
+
+
+def html_out(args: argparse.Namespace) -> None:
+    """`--html` checks, shared with `report` (deferred: the parser stays light at start-up)."""
+    from advisor.cli.commands.report import html_out as check
+
+    check(args)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -51,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
     from advisor.knowledge import load_knowledge
     from advisor.team import merge_reports
 
+    html_out(args)
     kb = load_knowledge(args.kb)
     summary = merge_reports(
         kb, args.reports, framework=args.framework, from_framework=args.from_framework, targets=args.target
@@ -61,8 +71,22 @@ def run(args: argparse.Namespace) -> int:
         warn(f"skipped {skipped.path}: {skipped.reason}")  # the user's own terminal: the path as they gave it
     # Scrubbed in emit_document unless --identify: the summary is shared, and report paths and labels can name
     # a user or host (a host name a report made with --identify carries counts as this host's only if it is).
-    emit_document(args, summary.to_json(), summary.to_markdown(), rescue="team-summary")
+    if args.html:
+        from advisor.report.html import merge_html
+
+        _emit_html(args, merge_html(summary, identify=args.identify), "team-summary")
+    if args.html != "-":
+        emit_document(args, summary.to_json(), summary.to_markdown(), rescue="team-summary")
     return 0
+
+
+def _emit_html(args: argparse.Namespace, page: str, rescue: str) -> None:
+    from advisor.cli.output import emit_text, write_file
+
+    if args.html == "-":
+        emit_text(page)
+    else:
+        write_file(args.html, page, what="HTML page", rescue=rescue)
 
 
 def run_decide(args: argparse.Namespace) -> int:
@@ -83,6 +107,7 @@ def run_decide(args: argparse.Namespace) -> int:
         raise UsageError("needs a report file", field="--from-json")
     if not 0 <= args.seed < 2**63:  # NumPy's generator takes no negative seed
         raise UsageError(f"must be between 0 and 2**63 - 1, not {args.seed}", field="--seed")
+    html_out(args)
     kb = load_knowledge(args.kb)
     members, left_out = load_members(kb, args.profiles)
     # A bad saved report is reported before anything runs; with one, nothing is probed or measured here.
@@ -100,5 +125,14 @@ def run_decide(args: argparse.Namespace) -> int:
     else:
         evidence = "probe and benchmarks here" if bench else "probe here, no benchmarks"
     out = decide_members(kb, members, left_out, probe=probe, bench=bench, evidence=evidence, seed=args.seed)
-    emit_document(args, out.document, out.markdown, rescue="team-decision")  # scrubbed: it is shared
+    if args.html:
+        from advisor.privacy import scrub
+        from advisor.report.html import decision_html
+        from advisor.team.decision_schema import TeamDecisionDoc
+
+        # Scrubbed as emit_document scrubs the JSON, then typed: the page reads the models, never the dict.
+        doc = TeamDecisionDoc.model_validate(scrub(out.document, drop_keys=False))
+        _emit_html(args, decision_html(doc), "team-decision")
+    if args.html != "-":
+        emit_document(args, out.document, out.markdown, rescue="team-decision")  # scrubbed: it is shared
     return 0
