@@ -147,6 +147,11 @@ def html_out(args: argparse.Namespace) -> None:
         raise UsageError("prints to stdout, as --json and --markdown do: give --html a FILE", field="--html")
     if args.html and args.html != "-":
         check_writable(args.html, "--html")
+    if args.html:
+        import importlib.util
+
+        if importlib.util.find_spec("matplotlib") is None:  # the `html` extra: charts are drawn with it
+            raise UsageError("draws its charts with matplotlib: pip install 'fwadvisor[html]'", field="--html")
 
 
 def summary(report: dict[str, Any]) -> None:

@@ -103,7 +103,8 @@ def moves(name: str, alt: str, rows: Sequence[Move], xmax: float) -> Safe:
     ax.set_xlim(0, xmax + 3.6)
     ax.set_xticks([*range(int(xmax) + 1), beyond], [*(str(x) for x in range(int(xmax) + 1)), f">{xmax:g}"])
     ax.set_ylim(-0.6, len(rows) - 0.4)
-    ax.set_xlabel(f"weight (0-{xmax:g}): dot = now, arrow = where the answer changes; grey = beyond {xmax:g}", fontsize=9)
+    ax.set_xlabel(f"weight (0-{xmax:g}): dot = now, arrow = where the answer changes; grey = beyond {xmax:g}",
+                  fontsize=9)
     ax.spines[["top", "right"]].set_visible(False)
     return _svg(fig, name, alt)
 

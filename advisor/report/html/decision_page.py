@@ -71,13 +71,13 @@ def _consensus(doc: TeamDecisionDoc, names: dict[str, str], tx: parts.Tx) -> Saf
     head = ["Framework", "Team"] + [tx(m.label) for m in doc.members]
     rows: list[list[Child]] = [[lab, parts.num(series[0][1][i])] + [parts.num(s[1][i]) for s in series[1:]]
                                for i, lab in enumerate(labels)]
-    own = [[tx(m.label), m.input, names.get(m.winner, tx(m.winner)) if m.winner else "none",
-            parts.num(m.ahp.consistency_ratio if m.ahp else None)] for m in doc.members]
+    answers: list[list[Child]] = [[tx(m.label), m.input, names.get(m.winner, tx(m.winner)) if m.winner else "none",
+                                   parts.num(m.ahp.consistency_ratio if m.ahp else None)] for m in doc.members]
     return section(
         "Consensus",
         chart_block(svg, "Dots close to the grey bar: that member agrees with the team on that framework "
                          "(0 where a member's constraints leave it out).", table(head, rows)),
-        table(["Member", "Input", "Own winner", "Consistency ratio"], own),
+        table(["Member", "Input", "Own winner", "Consistency ratio"], answers),
         id_="consensus",
     )
 
