@@ -17,7 +17,9 @@ from advisor.report import Report, build_report, to_json_text
 from advisor.report.html import report_html
 
 #: A string from outside that would run if it reached the page as markup.
-HOSTILE = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">&amp;"\''
+HOSTILE = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">&amp;"\' $\\frac{$ $x$'
+#: To matplotlib with math parsing on, `$...$` is TeX: a parse error (a traceback), or a formula drawn.
+MATH = "$\\frac{$ $x$"
 HOME = "/home/alice-secret/work/profile.yaml"
 
 
@@ -37,6 +39,7 @@ def hostile_report(kb: Any) -> dict[str, Any]:
     data = h200_report(kb, identify=True, hostname="host", source=HOME)
     data["ranking"][0]["name"] = "PyTorch " + HOSTILE
     data["ranking"][0]["notes"].append("note " + HOSTILE)
+    data["ranking"][1]["name"] = MATH
     data["recommendation"]["name"] = "PyTorch " + HOSTILE
     data["recommendation"]["summary"] = "summary " + HOSTILE
     data["benchmarks"]["results"][0]["variant"] = "variant " + HOSTILE
@@ -106,6 +109,7 @@ def test_hostile_text_is_escaped_and_names_scrubbed(kb: Any) -> None:
     page = report_html(Report.model_validate(data), identify=False)
     assert tags_and_handlers(page) == (set(), set()), "markup from the report reached the page as markup"
     assert "&lt;script&gt;window.__pwned=1&lt;/script&gt;" in page
+    assert MATH in re.search(r'data-chart="scores".*?</svg>', page, re.S).group()  # type: ignore[union-attr]
     assert "alice-secret" not in page and "/home/&lt;user&gt;" in page  # the home folder, as in the JSON
     assert "alice-secret" in report_html(Report.model_validate(data), identify=True)
 
