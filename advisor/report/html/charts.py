@@ -40,11 +40,6 @@ class Move:
     note: str
 
 
-#: fonttype none: text stays text (searchable, the browser's own sans-serif); parse_math off: a `$` in a name from
-#: outside is a dollar sign, not TeX (which could also fail to parse). hashsalt is set per chart in `_svg`.
-_RC = {"svg.fonttype": "none", "font.family": "sans-serif", "text.parse_math": False, "text.usetex": False}
-
-
 def _chart(draw: Callable[P, Safe]) -> Callable[P, Safe]:
     """Run a chart function under the settings above (read when each text is made, so around all of it)."""
 
@@ -52,7 +47,11 @@ def _chart(draw: Callable[P, Safe]) -> Callable[P, Safe]:
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> Safe:
         import matplotlib
 
-        with matplotlib.rc_context(_RC):
+        # fonttype none: text stays text (searchable, the browser's own sans-serif); parse_math off: a `$` in a name
+        # from outside is a dollar sign, not TeX (which can fail to parse). hashsalt is set per chart in `_svg`.
+        with matplotlib.rc_context(
+            {"svg.fonttype": "none", "font.family": "sans-serif", "text.parse_math": False, "text.usetex": False}
+        ):
             return draw(*args, **kwargs)
 
     return wrapper
