@@ -139,12 +139,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def html_out(args: argparse.Namespace) -> None:
-    """Refuse `--html` to stdout beside `--json`/`--markdown` (one stdout), and an unwritable `--html FILE`."""
+    """Refuse `--html` to stdout beside another stdout format (`--json`, `--markdown`, `--csv`), and an unwritable
+    `--html FILE`, before anything runs; and `--html` without matplotlib, which draws its charts."""
     from advisor.atomic import check_writable
     from advisor.errors import UsageError
 
-    if args.html == "-" and (args.json or args.markdown):
-        raise UsageError("prints to stdout, as --json and --markdown do: give --html a FILE", field="--html")
+    others = [f"--{f}" for f in ("json", "markdown", "csv") if getattr(args, f, False)]
+    if args.html == "-" and others:
+        raise UsageError(f"prints to stdout, as {others[0]} does: give --html a FILE", field="--html")
     if args.html and args.html != "-":
         check_writable(args.html, "--html")
     if args.html:
