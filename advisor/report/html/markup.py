@@ -51,7 +51,8 @@ def el(tag: str, *children: Child, **attrs: Any) -> Safe:
         if value is None or value is False:
             continue
         key = name.rstrip("_").replace("_", "-")
-        parts.append(key if value is True else f'{key}="{esc(value)}"')
+        # Always escaped, a Safe too: markup is never an attribute's value.
+        parts.append(key if value is True else f'{key}="{html.escape(printable(str(value)), quote=True)}"')
     return Safe(f"<{' '.join(parts)}>{_children(children)}</{tag}>")
 
 
