@@ -7,6 +7,7 @@ see .ci/run); `playwright install` is never run, so nothing is downloaded.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -31,8 +32,13 @@ DRAWN = "path, rect, line, polyline, polygon, circle, ellipse, use, text"
 @pytest.fixture(scope="module")
 def context(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """One Chromium for the module, with an empty profile folder."""
-    if not CHROMIUM.exists():  # a failure, not a skip: CI installs it (.ci/run), and a skip would hide its absence
-        pytest.fail(f"{CHROMIUM} is missing: `apt-get install -y chromium` (Debian) or deselect with -m 'not browser'")
+    if not CHROMIUM.exists():
+        why = f"{CHROMIUM} is missing: `apt-get install -y chromium` (Debian) or deselect with -m 'not browser'"
+        # CI installs it and sets FWADVISOR_REQUIRE_BROWSER (.ci/run), where a skip would hide its absence; a
+        # machine that reaches only the package index has no OS browser, and the README's test command still passes.
+        if os.environ.get("FWADVISOR_REQUIRE_BROWSER"):
+            pytest.fail(why)
+        pytest.skip(why)
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in the test extra")
     profile = tmp_path_factory.mktemp("chromium-profile")
     with sync_api.sync_playwright() as p:
