@@ -256,6 +256,8 @@ def assess(
             )
         )
     _probe_warnings(probe, present, warnings)
+    # An excluded framework is out of the advice: a warning about it (its Python, its install) would only mislead.
+    warnings = [w for w in warnings if w.framework is None or w.framework in cons.candidates]
     if ranking and topsis_scores:
         order = rank_order(list(topsis_scores.values()), names)
         if order[0] != names[0]:
