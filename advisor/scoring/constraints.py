@@ -81,7 +81,9 @@ def check_constraints(kb: KnowledgeBase, framework: str, cons: Constraints, who:
     return reasons
 
 
-def nvidia_route_none(kb: KnowledgeBase, framework: str, profile: Profile, fleet: list[FleetEntry]) -> FloorFinding | None:
+def nvidia_route_none(
+    kb: KnowledgeBase, framework: str, profile: Profile, fleet: list[FleetEntry]
+) -> FloorFinding | None:
     """The one rule for the team's NVIDIA GPUs: the finding that excludes `framework` (None: it stays).
 
     Wherever the team has NVIDIA GPUs (`must_run_on`, its `fleet`, or the probe's GPUs in `fleet`), a
