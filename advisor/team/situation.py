@@ -94,6 +94,9 @@ def _codebase(profiles: Sequence[Profile], notes: list[TeamWarning]) -> Codebase
     sizes = [c.size for c in bases if c.size is not None]
     if sizes:
         data["size"] = max(sizes, key=_SIZE.index)
+    shares = [c.keras_share for c in bases if c.keras_share is not None]
+    if shares:
+        data["keras_share"] = min(shares)  # the cheap route covers only what every member counts as pure Keras
     merged = Codebase.model_validate(data)
     said = [_said(c) for c in bases]
     _differ(said, "codebase", f"the largest figure of each kind is used ({_said(merged)})", notes)
