@@ -441,6 +441,8 @@ class Scenario(Model):
     description: Text
     weights: dict[Id, FiniteWeight]  # finite, 0..MAX_WEIGHT (advisor.limits)
     constraints: Constraints = Constraints()
+    #: The application domains the description names (domains.yaml ids); a profile's own domains replace them.
+    domains: list[Id] = Field(default_factory=list)
 
 
 class ScenariosFile(Model):

@@ -155,7 +155,7 @@ def assess(
         if cost is not None and cost.pairs:
             costs[fid] = cost
         notes += serving_gaps(kb, fid, resolved)
-        dom = domain_ecosystem(kb, fid, resolved.profile)
+        dom = domain_ecosystem(kb, fid, resolved.domain_weights)
         for cid in criteria:
             crit = kb.criteria[cid]
             fact = fw.scores[cid]
