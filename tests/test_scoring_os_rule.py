@@ -102,8 +102,12 @@ def test_team_decide_and_compare_apply_the_same_rule(saved: Path, tmp_path: Path
 
 
 def test_tui_scores_with_the_same_rule(kb) -> None:  # type: ignore[no-untyped-def]
-    answers = {"codebase_size": "none", "environment": {"os": ["windows"], "python": "3.10"}}
-    doc = core.assess(kb, answers, probe_fixture("probe_fake_nvidia_t4.json"), None, draws=200)
+    from advisor.tui.data.answers import walk_profile
+    from advisor.tui.data.state import Walk
+
+    walk = Walk()
+    walk.os, walk.python = ["windows"], "3.10"
+    doc = core.assess(kb, walk_profile(walk, kb), probe_fixture("probe_fake_nvidia_t4.json"), None, draws=200)
     _check(doc, "TUI")
 
 
