@@ -292,12 +292,31 @@ class Cost(StrEnum):
     VERY_HIGH = "very_high"
 
 
+class RouteCode(StrEnum):
+    """A named migration route that is cheaper than the pair's rewrite for the code it covers."""
+
+    #: tf.keras code run by Keras 3 on the target's backend (tf.keras is Keras 3 since TensorFlow 2.16).
+    KERAS3_BACKEND = "keras3_backend"
+
+
+class MigrationVia(Model):
+    """A cheaper route for part of the code: its cost class for the code it covers (the rest is the pair's)."""
+
+    route: RouteCode
+    through: Id  # the framework the code runs through (keras: Keras 3 on the target's backend)
+    cost: Cost  # difficulty class for the code the route covers
+    covers: Text  # which code; the profile states its share (`codebase.keras_share`)
+    sources: Sources
+    as_of: dt.date
+
+
 class Migration(Model):
     """Moving a codebase and a team from one framework to another."""
 
     from_: Id = Field(alias="from")
     to: Id
     cost: Cost
+    via: MigrationVia | None = None  # a cheaper route for part of the code (e.g. Keras 3 on the target)
     drivers: list[Text] = Field(min_length=1)
     tools: list[Link] = Field(default_factory=list)
     sources: Sources
@@ -422,6 +441,8 @@ class Scenario(Model):
     description: Text
     weights: dict[Id, FiniteWeight]  # finite, 0..MAX_WEIGHT (advisor.limits)
     constraints: Constraints = Constraints()
+    #: The application domains the description names (domains.yaml ids); a profile's own domains replace them.
+    domains: list[Id] = Field(default_factory=list)
 
 
 class ScenariosFile(Model):

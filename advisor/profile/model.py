@@ -78,6 +78,9 @@ class Codebase(_Model):
     size: CodebaseSize | None = None
     kloc: KLoc | None = None
     by_framework: dict[Id, KLoc] = Field(default_factory=dict)  # kLOC per current framework
+    #: Share (0-1) of the TensorFlow code written against tf.keras only (Keras layers, model.fit; no tf.* ops,
+    #: custom train_step or GradientTape loop): Keras 3 runs it on another backend (the keras3_backend route).
+    keras_share: Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)] | None = None
 
     def effective_size(self) -> CodebaseSize:
         """The size class: from the kLOC when given, else `size`, else medium."""

@@ -55,6 +55,15 @@ class ResolvedProfile:
     ahp: AhpResult | None = None
     warnings: list[str] = field(default_factory=list)
     weight_origin: dict[str, str] = field(default_factory=dict)  # criterion -> who set its weight
+    #: The team's domains: the profile's, or where it names none, the scenario preset's (a list or {domain: weight}).
+    domains: list[str] | dict[str, float] = field(default_factory=list)
+
+    @property
+    def domain_weights(self) -> dict[str, float]:
+        """The domains with their weights (a list gives each weight 1)."""
+        if isinstance(self.domains, dict):
+            return {k: float(v) for k, v in self.domains.items()}
+        return {d: 1.0 for d in self.domains}
 
     @property
     def normalized_weights(self) -> dict[str, float]:
@@ -218,6 +227,12 @@ def resolve_profile(profile: Profile, kb: KnowledgeBase, *, scenario: str | None
 
     constraints = _merge_constraints(preset.constraints if preset else Constraints(), profile.constraints)
     frameworks = tuple(profile.frameworks) if profile.frameworks else tuple(kb.frameworks)
+    # A preset that describes a domain brings it, so the per-domain facts are used; the profile's own replace it.
+    domains: list[str] | dict[str, float] = (
+        (dict(profile.domains) if isinstance(profile.domains, dict) else list(profile.domains))
+        if profile.domains
+        else [d for d in (preset.domains if preset else []) if d in kb.domains]
+    )
     return ResolvedProfile(
         profile=profile,
         scenario=scenario_id,
@@ -229,6 +244,7 @@ def resolve_profile(profile: Profile, kb: KnowledgeBase, *, scenario: str | None
         ahp=ahp,
         warnings=warnings,
         weight_origin=origin,
+        domains=domains,
     )
 
 

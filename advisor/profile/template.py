@@ -39,6 +39,8 @@ def template(kb: KnowledgeBase, scenario: str | None = None) -> str:
         "# framework (`by_framework: {paddlepaddle: 60}`); or a size class none, small, medium, large.",
         "codebase:",
         "  size: medium",
+        "  # keras_share: 0.8  # TensorFlow teams: share of the code that is plain tf.keras (no tf.* ops or",
+        "  #                   # custom train_step); Keras 3 runs it on the JAX or PyTorch backend (a cheap route)",
         "",
         "# Application domains: they weight the per-domain ecosystem facts into the ecosystem criterion.",
         "# A list (equal weight) or {domain: weight}. Known: " + (", ".join(kb.domains) or "none"),

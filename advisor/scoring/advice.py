@@ -13,7 +13,7 @@ from advisor.scoring.decision import BreakEven, advised
 from advisor.scoring.evidence import machine_busy
 from advisor.scoring.explain import Breakdown
 from advisor.scoring.fleet import FloorFinding
-from advisor.scoring.migration import MoveCost
+from advisor.scoring.migration import MoveCost, route_sentence
 from advisor.scoring.sensitivity import Sensitivity, advice_change_sentence
 
 #: Whom the advice is for: one person's profile (`report`) or a team's aggregated one (`team decide`).
@@ -74,6 +74,24 @@ def _forced_move(kb: KnowledgeBase, current: list[str], target: str, cost: MoveC
             f"{cost.horizon_months:g} months)."
         )
     return text
+
+
+def _route_steps(
+    kb: KnowledgeBase, advised: str, decision: str, gap: BreakEven | None, costs: Mapping[str, MoveCost] | None
+) -> list[str]:
+    """The cheaper routes of the move the advice makes, or of the challenger it weighed and turned down."""
+    target = advised if decision == "move" else (gap.challenger if gap is not None else None)
+    cost = (costs or {}).get(target) if target else None
+    if cost is None:
+        return []
+    names = {f: k.name for f, k in kb.frameworks.items()}
+    out = []
+    for pair in cost.pairs:
+        text = route_sentence(names, pair)
+        # A costed route is in the break-even statement already; without one (a forced move) it is named here.
+        if text and (pair.route is None or pair.route.share is None or gap is None):
+            out.append(text[0].upper() + text[1:] + ".")
+    return out
 
 
 def recommend(
@@ -176,6 +194,7 @@ def recommend(
             if mig is not None:
                 tools = ", ".join(f"{t.name} ({t.url})" for t in mig.tools) or "no dedicated tools"
                 steps.append(f"Plan the migration {src} -> {top.framework} ({mig.cost.value} cost); tools: {tools}.")
+    steps += _route_steps(kb, top.framework, decision, gap, costs)
     if top.installed is not True:
         hint = _install_hint(kb, top.framework, present)
         if hint:

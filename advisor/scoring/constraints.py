@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from advisor.knowledge.base import KnowledgeBase
-from advisor.knowledge.schema import Constraints, Hardware, Support
-from advisor.profile import FleetEntry, ResolvedProfile
-from advisor.scoring.fleet import nvidia_finding, platform_reasons
+from advisor.knowledge.schema import Constraints, Support
+from advisor.profile import FleetEntry, Profile, ResolvedProfile
+from advisor.scoring.fleet import FloorFinding, nvidia_finding, platform_reasons
 
 
 @dataclass(frozen=True)
@@ -81,6 +81,21 @@ def check_constraints(kb: KnowledgeBase, framework: str, cons: Constraints, who:
     return reasons
 
 
+def nvidia_route_none(
+    kb: KnowledgeBase, framework: str, profile: Profile, fleet: list[FleetEntry]
+) -> FloorFinding | None:
+    """The one rule for the team's NVIDIA GPUs: the finding that excludes `framework` (None: it stays).
+
+    Wherever the team has NVIDIA GPUs (`must_run_on`, its `fleet`, or the probe's GPUs in `fleet`), a
+    framework whose route to them is `none` (no native GPU support on one of the team's operating systems,
+    or no release for its oldest GPU) is excluded: report, team decide, and the TUI all come here, so a
+    Windows team is never told TensorFlow is excluded on one path and ranked on another. Decided on the
+    finding's support code, never on its words.
+    """
+    finding = nvidia_finding(kb, framework, profile, fleet)
+    return finding if finding is not None and finding.support is Support.NONE else None
+
+
 def apply_constraints(
     kb: KnowledgeBase,
     resolved: ResolvedProfile,
@@ -104,10 +119,8 @@ def apply_constraints(
             continue
         reasons = check_constraints(kb, fid, resolved.constraints, who)
         reasons += [f"{r} ({who} environment)" for r in platform_reasons(kb, fid, resolved.profile)]
-        if Hardware.NVIDIA_CUDA in resolved.constraints.must_run_on:
-            floor = nvidia_finding(kb, fid, resolved.profile, fleet)
-            if floor is not None and floor.support is Support.NONE:
-                reasons.append(f"must run on the team's NVIDIA fleet ({who}): {floor.message}")
+        if (route := nvidia_route_none(kb, fid, resolved.profile, fleet)) is not None:
+            reasons.append(f"cannot use the team's NVIDIA GPUs ({who}): {route.message}")
         for pid in resolved.policies:
             reasons += check_constraints(kb, fid, kb.policies[pid].constraints, f"policy {pid!r}")
         if reasons:

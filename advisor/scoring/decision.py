@@ -30,7 +30,7 @@ from numpy.typing import NDArray
 from advisor.knowledge.base import KnowledgeBase
 from advisor.profile.resolve import WEIGHT_SCALE_MAX
 from advisor.scoring.explain import Breakdown
-from advisor.scoring.migration import MoveCost
+from advisor.scoring.migration import MoveCost, route_sentence
 from advisor.scoring.sensitivity import TIE_GAP, AdviceChange, Sensitivity
 
 MIGRATION = "migration_cost"
@@ -214,6 +214,10 @@ def _statement(
             f"Moving to {c} costs an estimated {lo:.0f}-{hi:.0f} engineer-months "
             f"({100 * cost.share[0]:.0f}-{100 * cost.share[1]:.0f}% of {team} over {cost.horizon_months:g} months)."
         )
+        names = {f: k.name for f, k in kb.frameworks.items()}
+        # A costed route is part of that estimate: say which, so the break-even below is read against it.
+        parts += [f"{text}." for p in cost.pairs if p.route and p.route.share is not None
+                  if (text := route_sentence(names, p))]
     else:
         parts.append(f"The knowledge base has no effort estimate for moving to {c}.")
     diff = b_c - b_i

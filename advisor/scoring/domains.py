@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from advisor.knowledge.base import KnowledgeBase
-from advisor.profile import Profile
 
 
 @dataclass(frozen=True)
@@ -29,9 +29,9 @@ class DomainEcosystem:
     parts: list[dict[str, object]]
 
 
-def domain_ecosystem(kb: KnowledgeBase, framework: str, profile: Profile) -> DomainEcosystem | None:
-    """The domain-weighted ecosystem score of `framework`; None when the profile names no domain."""
-    weights = {d: v for d, v in profile.domain_weights().items() if v > 0 and d in kb.domains}
+def domain_ecosystem(kb: KnowledgeBase, framework: str, domains: Mapping[str, float]) -> DomainEcosystem | None:
+    """The domain-weighted ecosystem score of `framework` for `domains` ({domain: weight}); None without any."""
+    weights = {d: v for d, v in domains.items() if v > 0 and d in kb.domains}
     total = math.fsum(weights.values())
     if not weights or total <= 0:
         return None

@@ -155,7 +155,7 @@ def assess(
         if cost is not None and cost.pairs:
             costs[fid] = cost
         notes += serving_gaps(kb, fid, resolved)
-        dom = domain_ecosystem(kb, fid, resolved.profile)
+        dom = domain_ecosystem(kb, fid, resolved.domain_weights)
         for cid in criteria:
             crit = kb.criteria[cid]
             fact = fw.scores[cid]
@@ -256,6 +256,8 @@ def assess(
             )
         )
     _probe_warnings(probe, present, warnings)
+    # An excluded framework is out of the advice: a warning about it (its Python, its install) would only mislead.
+    warnings = [w for w in warnings if w.framework is None or w.framework in cons.candidates]
     if ranking and topsis_scores:
         order = rank_order(list(topsis_scores.values()), names)
         if order[0] != names[0]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from advisor.knowledge.base import KnowledgeBase
-from advisor.knowledge.schema import Hardware, Support
+from advisor.knowledge.schema import Hardware, OperatingSystem, Support
 from advisor.profile import FleetEntry, Profile
 
 
@@ -116,7 +116,12 @@ def os_gpu(kb: KnowledgeBase, framework: str, profile: Profile) -> FloorFinding 
     if not bad:
         return None
     name = kb.frameworks[framework].name
-    return FloorFinding(framework, Support.NONE, f"{name} has no native NVIDIA GPU support on {', '.join(bad)}")
+    text = f"{name} has no native NVIDIA GPU support on {', '.join(bad)}"
+    win = kb.frameworks[framework].platforms.get(OperatingSystem.WINDOWS)
+    if "windows" in bad and win is not None and win.wsl2 is not None and win.wsl2.usable:
+        # The way out is an environment choice, not a framework change: say it where the exclusion is read.
+        text += f" (under WSL2 it is {win.wsl2.value}: a team that works in WSL2 states os linux)"
+    return FloorFinding(framework, Support.NONE, text)
 
 
 def nvidia_finding(kb: KnowledgeBase, framework: str, profile: Profile, fleet: list[FleetEntry]) -> FloorFinding | None:

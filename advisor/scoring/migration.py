@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from advisor.knowledge.base import KnowledgeBase
-from advisor.knowledge.schema import Cost
+from advisor.knowledge.schema import Cost, Migration, RouteCode
 from advisor.profile import Experience, Profile, experience_of
 
 #: COCOMO II.2000 post-architecture constant A and exponent E at nominal scale factors (sum of SF 18.97).
@@ -76,6 +76,37 @@ def share_for_score(score: float) -> float:
 
 
 @dataclass(frozen=True)
+class RouteUse:
+    """A named route (`RouteCode`) taken for part of a pair's code, with the figures it was costed with.
+
+    `share` is the profile's share of the source's code the route covers; None when the profile does not
+    say, in which case the route is named but not costed (the pair's own class applies to all the code).
+    """
+
+    code: RouteCode
+    through: str
+    backend: str  # the target framework whose backend the code runs on
+    cost: str  # the route's difficulty class for the code it covers
+    share: float | None
+    kloc: tuple[float, float]  # the code the route covers (0 when not costed)
+    effort: tuple[float, float]  # engineer-months for that code
+    direct_effort: tuple[float, float]  # the whole pair costed without the route, for comparison
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form: the route's code and parameters (sentences are rendered from them at the edge)."""
+        return {
+            "code": self.code.value,
+            "through": self.through,
+            "backend": self.backend,
+            "cost": self.cost,
+            "share": self.share,
+            "kloc": list(self.kloc),
+            "effort_engineer_months": list(self.effort),
+            "direct_effort_engineer_months": list(self.direct_effort),
+        }
+
+
+@dataclass(frozen=True)
 class PairEstimate:
     """Moving one incumbent framework's code to the target."""
 
@@ -86,6 +117,7 @@ class PairEstimate:
     aaf: tuple[float, float]
     ltex: float
     effort: tuple[float, float]  # engineer-months
+    route: RouteUse | None = None  # a cheaper route for part of the code (named even where not costed)
 
     def to_json(self) -> dict[str, Any]:
         """JSON form (the migration criterion's figures)."""
@@ -97,6 +129,7 @@ class PairEstimate:
             "aaf": list(self.aaf),
             "ltex": self.ltex,
             "effort_engineer_months": list(self.effort),
+            "route": self.route.to_json() if self.route else None,
         }
 
 
@@ -150,6 +183,31 @@ class MoveCost:
         }
 
 
+def _rest(kloc: float, share: float, aaf: float, ltex: float) -> float:
+    """The pair's own effort for the code the route does not cover."""
+    return effort_months(kloc * (1.0 - share), aaf, ltex)
+
+
+def _route(
+    entry: Migration, kloc: tuple[float, float], ltex: float, share: float | None, direct: tuple[float, float]
+) -> RouteUse | None:
+    """The pair's cheaper route for the code it covers (the profile's `codebase.keras_share` of it).
+
+    Each part is costed by the same COCOMO equation at its own class: the covered code at the route's
+    class, the rest at the pair's. Effort is summed per part (the exponent E applies per part, a slight
+    under-estimate against one project of the whole size, within the range's width).
+    """
+    via = entry.via
+    if via is None:
+        return None
+    if share is None:
+        return RouteUse(via.route, via.through, entry.to, via.cost.value, None, (0.0, 0.0), (0.0, 0.0), direct)
+    aaf = AAF_RANGE[via.cost]
+    covered = (kloc[0] * share, kloc[1] * share)
+    effort = (effort_months(covered[0], aaf[0], ltex), effort_months(covered[1], aaf[1], ltex))
+    return RouteUse(via.route, via.through, entry.to, via.cost.value, share, covered, effort, direct)
+
+
 def move_cost(kb: KnowledgeBase, framework: str, profile: Profile) -> MoveCost | None:
     """The cost of moving the team's code to `framework`; None when there is nothing to move.
 
@@ -174,7 +232,12 @@ def move_cost(kb: KnowledgeBase, framework: str, profile: Profile) -> MoveCost |
         kloc = profile.codebase.kloc_range(src, current)
         aaf = AAF_RANGE[entry.cost]
         lo, hi = effort_months(kloc[0], aaf[0], ltex), effort_months(kloc[1], aaf[1], ltex)
-        pairs.append(PairEstimate(src, framework, entry.cost.value, kloc, aaf, ltex, (lo, hi)))
+        route = _route(entry, kloc, ltex, profile.codebase.keras_share, (lo, hi))
+        if route is not None and route.share is not None:
+            lo, hi = route.effort[0] + _rest(kloc[0], route.share, aaf[0], ltex), route.effort[1] + _rest(
+                kloc[1], route.share, aaf[1], ltex
+            )
+        pairs.append(PairEstimate(src, framework, entry.cost.value, kloc, aaf, ltex, (lo, hi), route))
     size = profile.team.size or DEFAULT_TEAM
     horizon = profile.team.horizon_months
     effort = (sum(p.effort[0] for p in pairs), sum(p.effort[1] for p in pairs))
@@ -182,3 +245,29 @@ def move_cost(kb: KnowledgeBase, framework: str, profile: Profile) -> MoveCost |
     share = (effort[0] / capacity, effort[1] / capacity)
     score = cost_score((share[0] + share[1]) / 2)
     return MoveCost(framework, pairs, effort, size, profile.team.size is None, horizon, share, score, missing)
+
+
+def route_sentence(names: dict[str, str], pair: PairEstimate) -> str | None:
+    """The pair's route in words, from its code and parameters (None: the pair has none)."""
+    r = pair.route
+    if r is None:
+        return None
+    src, via, to = names.get(pair.source, pair.source), names.get(r.through, r.through), names.get(r.backend, r.backend)
+    if r.code is not RouteCode.KERAS3_BACKEND:  # pragma: no cover - one route so far; a new code needs its words
+        return f"{src} -> {to} has a cheaper route ({r.code.value}) through {via}"
+    if r.share is None:
+        return (
+            f"{src} code written against tf.keras only can move by {via} on the {to} backend (tf.keras is Keras 3 "
+            f"since TensorFlow 2.16), at {r.cost} cost instead of a rewrite: give codebase.keras_share (the share of "
+            "the TensorFlow code without tf.* ops, custom train_step or GradientTape loops) to have that route costed"
+        )
+    return (
+        f"{round(100 * r.share)}% of the {src} code moves by {via} on the {to} backend "
+        f"({_klocs(r.kloc)} kLOC at {r.cost} cost: {r.effort[0]:.0f}-{r.effort[1]:.0f} engineer-months); the rest "
+        f"is ported at {pair.cost} cost. A rewrite of all of it would take {r.direct_effort[0]:.0f}-"
+        f"{r.direct_effort[1]:.0f} engineer-months. tf.data pipelines can stay, with TensorFlow installed for them"
+    )
+
+
+def _klocs(k: tuple[float, float]) -> str:
+    return f"{k[0]:.3g}" if k[0] == k[1] else f"{k[0]:.3g}-{k[1]:.3g}"

@@ -94,6 +94,9 @@ def _codebase(profiles: Sequence[Profile], notes: list[TeamWarning]) -> Codebase
     sizes = [c.size for c in bases if c.size is not None]
     if sizes:
         data["size"] = max(sizes, key=_SIZE.index)
+    shares = [c.keras_share for c in bases if c.keras_share is not None]
+    if shares:
+        data["keras_share"] = min(shares)  # the cheap route covers only what every member counts as pure Keras
     merged = Codebase.model_validate(data)
     said = [_said(c) for c in bases]
     _differ(said, "codebase", f"the largest figure of each kind is used ({_said(merged)})", notes)
@@ -104,12 +107,13 @@ def _said(c: Codebase) -> str:
     return f"{c.total_kloc():g} kLOC" if c.total_kloc() is not None else c.effective_size().value
 
 
-def _domains(profiles: Sequence[Profile]) -> list[str] | dict[str, float]:
-    if all(isinstance(p.domains, list) for p in profiles):
-        return _union([list(p.domain_weights()) for p in profiles])
+def _domains(resolved: Sequence[ResolvedProfile]) -> list[str] | dict[str, float]:
+    # Each member's domains as resolved: their own, or their scenario preset's.
+    if all(isinstance(r.domains, list) for r in resolved):
+        return _union([list(r.domain_weights) for r in resolved])
     # Weighted domains: each member's domain weights as shares, averaged, so that every member has the same say.
     shares: dict[str, float] = {}
-    stating = [p.domain_weights() for p in profiles if p.domains]
+    stating = [r.domain_weights for r in resolved if r.domains]
     for own in stating:
         total = math.fsum(own.values())
         for d, w in own.items():
@@ -157,7 +161,7 @@ def team_profile(resolved: Sequence[ResolvedProfile], weights: dict[str, float],
     return Profile(
         team=_team(profiles, notes),
         codebase=_codebase(profiles, notes),
-        domains=_domains(profiles),
+        domains=_domains(resolved),
         serving=_union([p.serving for p in profiles]),
         environment=_environment(profiles, notes),
         fleet=fleet,
