@@ -13,7 +13,7 @@ from advisor.fleet.launcher import (
     node_file_name,
 )
 
-#: launcher -> (planted environment, expected (launcher, rank, world, local rank, node index, nodes, name, leader, port))
+#: launcher -> (planted env, expected (launcher, rank, world, local rank, node index, nodes, name, leader, port))
 PLANTED = {
     "slurm": ({"SLURM_PROCID": "5", "SLURM_NTASKS": "8", "SLURM_LOCALID": "0", "SLURM_NODEID": "5",
                "SLURM_JOB_NUM_NODES": "8", "SLURMD_NODENAME": "gnode37", "SLURM_LAUNCH_NODE_IPADDR": "10.1.2.3"},

@@ -53,7 +53,7 @@ def test_a_slow_node_of_a_type_is_named_planted_second_and_third_host(kb, base) 
     assert (spread.worst_node, spread.median, spread.low, spread.high) == ("node-0002", 97.0, 60.0, 100.0)
     slow = _codes(summary)[FindingCode.SLOW_NODE]
     assert [(f.nodes, f.shortfall_pct) for f in slow] == [(["node-0002"], 39.1)]  # 60 against the others' median 98.5
-    FleetSummary.model_validate(summary.to_json())  # the JSON is the model's own
+    FleetSummary.from_json(summary.to_json())  # the JSON is the model's own
 
 
 def test_a_setting_unlike_the_rest_of_its_type_is_named_planted_second_host(kb, base) -> None:  # type: ignore[no-untyped-def]
@@ -115,7 +115,7 @@ def test_the_summary_command_reads_a_folder_and_names_a_corrupt_file(tmp_path: P
     (tmp_path / "node-0002.json").write_text('{"schema_version": "1.1", "probe": ')
     proc = _cli(str(tmp_path), "--json")
     assert proc.returncode == 0, proc.stderr
-    summary = FleetSummary.model_validate(json.loads(proc.stdout))
+    summary = FleetSummary.from_json(json.loads(proc.stdout))
     codes = _codes(summary)
     assert codes[FindingCode.FILE_SKIPPED][0].nodes == ["node-0002"]
     assert codes[FindingCode.SLOW_NODE][0].nodes == ["node-0001"]

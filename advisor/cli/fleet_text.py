@@ -26,7 +26,8 @@ def finding_sentence(f: Finding) -> str:
                 "there first.")
     if f.code is FindingCode.FRAMEWORK_FAILING:
         how = "; ".join(f"{md(n)}: {md(v)}" for n, v in f.values.items())
-        return f"{fw} is installed but failed its probe on {_nodes(f.nodes)} ({how}): fix it there before relying on it."
+        return (f"{fw} is installed but failed its probe on {_nodes(f.nodes)} ({how}): fix it there before relying "
+                "on it.")
     if f.code is FindingCode.GPU_BELOW_FLOOR:
         what = "an older release must be pinned" if f.support == "deprecated" else "no release is known to support them"
         return (f"{_nodes(f.nodes)} have GPUs below compute capability {md(f.reason or '?')}, the floor of {fw}'s "

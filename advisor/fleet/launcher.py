@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from advisor import limits
@@ -22,7 +22,7 @@ class LauncherError(UsageError):
     """A launcher variable that cannot be read (not a number, out of range): names the variable."""
 
 
-class Launcher(str, Enum):
+class Launcher(StrEnum):
     """The launcher that started this process (`none`: run by hand, a fleet of one)."""
 
     SLURM = "slurm"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -14,7 +14,7 @@ class _M(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class FindingCode(str, Enum):
+class FindingCode(StrEnum):
     """What a finding says; the shell renders the sentence from the code and its fields."""
 
     NODE_FAILED = "node_failed"  # a node gave no report (crashed, killed, timed out)
@@ -27,7 +27,7 @@ class FindingCode(str, Enum):
     MISCONFIGURED_NODE = "misconfigured_node"  # a setting unlike the rest of its node type
 
 
-class FailureKind(str, Enum):
+class FailureKind(StrEnum):
     """How a node failed to report."""
 
     FAILED = "failed"  # the node command exited non-zero or its task raised
@@ -115,7 +115,6 @@ class Finding(_M):
 class FleetSummary(_M):
     """The merged view of a fleet's node reports (`fwadvisor.fleet/1`)."""
 
-    schema_: Literal["fwadvisor.fleet/1"] = Field(SCHEMA, alias="schema")
     knowledge_version: str
     nodes_expected: int | None = None
     nodes: list[FleetNode]
@@ -124,8 +123,13 @@ class FleetSummary(_M):
     findings: list[Finding] = Field(default_factory=list)
     slow_threshold_pct: float
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
-
     def to_json(self) -> dict[str, object]:
-        """The JSON form, generated from the model."""
-        return self.model_dump(mode="json", by_alias=True)
+        """The JSON form, generated from the model, under its schema name."""
+        return {"schema": SCHEMA, **self.model_dump(mode="json")}
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> FleetSummary:
+        """Read the JSON form back (`ValueError` for another schema, pydantic's for a bad field)."""
+        if data.get("schema") != SCHEMA:
+            raise ValueError(f"not a {SCHEMA} document")
+        return cls.model_validate({k: v for k, v in data.items() if k != "schema"})

@@ -224,7 +224,7 @@ def summarize(
     inputs = unique
     built = [_node(item, kb_frameworks) for item in inputs]
     meta: dict[str, tuple[str, bool]] = {}
-    for _node_, _ccs, m in built:
+    for _built_node, _ccs, m in built:
         meta.update(m)
     groups: dict[tuple[Any, ...], list[FleetNode]] = defaultdict(list)
     for node, _ccs, _m in built:
