@@ -93,3 +93,12 @@ def test_slurm_node_lists_and_file_names() -> None:
     assert explicit_launcher(2, 3).node_index == 2
     with pytest.raises(LauncherError):
         explicit_launcher(3, 3)
+
+
+def test_the_rendezvous_for_a_cross_node_collective_comes_from_the_launcher() -> None:
+    from advisor.fleet.node import rendezvous_for
+
+    assert rendezvous_for(detect_launcher(PLANTED["torchrun"][0])) == [
+        "--nnodes=4", "--node-rank=3", "--rdzv-endpoint=node0.cluster:29500", "--rdzv-backend=c10d"]
+    assert rendezvous_for(detect_launcher(PLANTED["skypilot"][0]))[2] == "--rdzv-endpoint=10.0.0.7:29500"
+    assert rendezvous_for(detect_launcher({})) == []  # a fleet of one: no rendezvous

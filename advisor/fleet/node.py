@@ -92,3 +92,23 @@ def node_argv(options: NodeOptions, place: LauncherEnv, extra: Sequence[str] = (
     if options.identify:
         argv.append("--identify")
     return [*argv, *extra]
+
+
+#: torchrun's default rendezvous port, used when the launcher names a leader but no port.
+DEFAULT_RENDEZVOUS_PORT = 29500
+
+
+def rendezvous_for(place: LauncherEnv) -> list[str]:
+    """torchrun options for a cross-node collective from this node: c10d rendezvous on the leader ([] alone).
+
+    The seam for the cross-node all-reduce (issue 25, item 3, the `collect` helper's): `fleet node` does not
+    run it yet; when that function lands it takes these options, the ones `run_bench(rendezvous=...)` takes.
+    """
+    nodes = place.node_count or 1
+    if nodes < 2 or not place.leader_addr:
+        return []
+    host = f"[{place.leader_addr}]" if ":" in place.leader_addr and not place.leader_addr.startswith("[") \
+        else place.leader_addr
+    port = place.leader_port or DEFAULT_RENDEZVOUS_PORT
+    return [f"--nnodes={nodes}", f"--node-rank={place.node_index}", f"--rdzv-endpoint={host}:{port}",
+            "--rdzv-backend=c10d"]
