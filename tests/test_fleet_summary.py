@@ -128,3 +128,22 @@ def test_the_summary_command_reads_a_folder_and_names_a_corrupt_file(tmp_path: P
     bad = _cli(str(tmp_path))
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
     assert "no usable node report" in bad.stderr
+
+
+def test_a_ray_tasks_answer_is_a_report_or_a_named_failure(base) -> None:  # type: ignore[no-untyped-def]
+    from advisor.fleet import FailedNode, FailureKind
+    from advisor.fleet.ray_run import read_answer
+
+    ok = read_answer(2, {"rc": 0, "stdout": json.dumps(base).encode(), "stderr": b""})
+    assert isinstance(ok, NodeInput) and (ok.label, ok.rank) == ("node-0002", 2)
+    cases = {
+        FailureKind.KILLED: {"rc": -9, "stdout": b"", "stderr": b""},
+        FailureKind.TIMED_OUT: {"rc": None, "timed_out": True, "stdout": b"", "stderr": b"gemm...\n"},
+        FailureKind.FAILED: {"rc": 2, "stdout": b"", "stderr": b"fwadvisor: error: SLURM_PROCID: bad\n"},
+        FailureKind.BAD_REPORT: {"rc": 0, "stdout": b'{"not": "a report"}', "stderr": b""},
+    }
+    for kind, answer in cases.items():
+        got = read_answer(1, answer)
+        assert isinstance(got, FailedNode) and got.kind is kind and got.label == "node-0001"
+    assert "SIGKILL" in read_answer(1, cases[FailureKind.KILLED]).detail  # type: ignore[union-attr]
+    assert "SLURM_PROCID" in read_answer(1, cases[FailureKind.FAILED]).detail  # type: ignore[union-attr]

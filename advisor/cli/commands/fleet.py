@@ -93,6 +93,9 @@ def _place(args: argparse.Namespace) -> Any:
     if args.rank is None or args.world_size is None:
         raise UsageError("--rank and --world-size go together", field="--rank" if args.rank is None else
                          "--world-size")
+    from advisor import limits
+
+    limits.check_number(args.world_size, "--world-size", low=1, high=limits.MAX_NODES)
     return explicit_launcher(args.rank, args.world_size)
 
 
@@ -189,6 +192,12 @@ def run_ray(args: argparse.Namespace) -> int:
     from advisor.jsonio import json_text
     from advisor.knowledge import load_knowledge
 
+    from advisor import limits
+
+    if args.nodes is not None:
+        limits.check_number(args.nodes, "--nodes", low=1, high=limits.MAX_NODES)
+    limits.check_number(args.node_timeout, "--node-timeout", low=0, high=limits.MAX_BUDGET_S, low_open=True)
+    limits.check_number(args.cpus_per_node, "--cpus-per-node", low=0, high=4096, low_open=True)
     kb = load_knowledge(args.kb)
     if args.out:
         _ready_folder(Path(args.out))
