@@ -185,14 +185,13 @@ def _bundle_resources(values: list[str]) -> dict[str, float]:
 
 def run_ray(args: argparse.Namespace) -> int:
     """Run the node command on every Ray node; print the summary; exit 1 when a node gave no report."""
+    from advisor import limits
     from advisor.cli.output import note, warn, write_file
     from advisor.fleet.node import node_argv
     from advisor.fleet.ray_run import RayPlan, run_on_ray
     from advisor.fleet.summary import summarize
     from advisor.jsonio import json_text
     from advisor.knowledge import load_knowledge
-
-    from advisor import limits
 
     if args.nodes is not None:
         limits.check_number(args.nodes, "--nodes", low=1, high=limits.MAX_NODES)
