@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,17 +81,17 @@ def run_node(
                         identify=options.identify, hostname=place.node_name if options.identify else None)
 
 
-def node_argv(options: NodeOptions, place: LauncherEnv, extra: Sequence[str] = ()) -> list[str]:
-    """The `fwadvisor fleet node` arguments that run `options` at `place` (what `fleet run --ray` starts)."""
-    argv = ["fleet", "node", "--rank", str(place.rank), "--world-size", str(place.world_size or 1), "--stdout"]
-    argv += ["--no-bench"] if options.preset is None else ["--preset", options.preset]
+def node_option_args(options: NodeOptions) -> list[str]:
+    """The `fwadvisor fleet node` flags that run `options` (`fleet run --ray` adds each task's rank)."""
+    argv = ["--no-bench"] if options.preset is None else ["--preset", options.preset]
     if options.fast_probe:
         argv.append("--fast-probe")
     for fid in options.frameworks:
         argv += ["--framework", fid]
+    argv += ["--timeout", f"{options.probe_timeout_s:g}"]
     if options.identify:
         argv.append("--identify")
-    return [*argv, *extra]
+    return argv
 
 
 #: torchrun's default rendezvous port, used when the launcher names a leader but no port.

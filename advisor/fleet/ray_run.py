@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -241,7 +241,3 @@ def _gather(ray: Any, refs: Mapping[Any, int], timeout_s: float, count: int) -> 
     failed.sort(key=lambda f: f.rank or 0)
     return RayOutcome(tuple(reports), tuple(failed), count)
 
-
-def node_labels(ranks: Sequence[int]) -> list[str]:
-    """The labels `fleet run` gives its nodes: the rank, as the file name has it."""
-    return [node_file_name(r).removesuffix(".json") for r in ranks]

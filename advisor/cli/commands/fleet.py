@@ -187,7 +187,7 @@ def run_ray(args: argparse.Namespace) -> int:
     """Run the node command on every Ray node; print the summary; exit 1 when a node gave no report."""
     from advisor import limits
     from advisor.cli.output import note, warn, write_file
-    from advisor.fleet.node import node_argv
+    from advisor.fleet.node import node_option_args
     from advisor.fleet.ray_run import RayPlan, run_on_ray
     from advisor.fleet.summary import summarize
     from advisor.jsonio import json_text
@@ -201,7 +201,7 @@ def run_ray(args: argparse.Namespace) -> int:
     if args.out:
         _ready_folder(Path(args.out))
     options = _options(args)
-    argv = node_argv(options, _explicit_zero())[6:]  # the options only: each task adds its own rank
+    argv = node_option_args(options)
     plan = RayPlan(address=None if args.ray == "local" else args.ray, nodes=args.nodes, node_argv=tuple(argv),
                    timeout_s=args.node_timeout, cpus_per_node=args.cpus_per_node,
                    bundle_resources=_bundle_resources(args.bundle_resource))
@@ -221,12 +221,6 @@ def run_ray(args: argparse.Namespace) -> int:
     summary = summarize(kb, outcome.reports, failed=outcome.failed, expected=outcome.expected)
     _emit(args, summary)
     return 1 if outcome.failed else 0
-
-
-def _explicit_zero() -> Any:
-    from advisor.fleet.launcher import explicit_launcher
-
-    return explicit_launcher(0, 1)
 
 
 def _expand(paths: list[str]) -> list[str]:
