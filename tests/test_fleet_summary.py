@@ -147,3 +147,14 @@ def test_a_ray_tasks_answer_is_a_report_or_a_named_failure(base) -> None:  # typ
         assert isinstance(got, FailedNode) and got.kind is kind and got.label == "node-0001"
     assert "SIGKILL" in read_answer(1, cases[FailureKind.KILLED]).detail  # type: ignore[union-attr]
     assert "SLURM_PROCID" in read_answer(1, cases[FailureKind.FAILED]).detail  # type: ignore[union-attr]
+
+
+def test_a_noisy_figure_never_calls_a_node_slow_planted_second_host(kb, base) -> None:  # type: ignore[no-untyped-def]
+    noisy = _with_figure(base, 50.0)
+    noisy["benchmarks"]["results"][0]["warnings"] = [{"code": "unstable", "message": "IQR 30% of the median"}]
+    busy = _with_figure(base, 50.0)
+    busy["benchmarks"]["environment"] = {"machine_state": {"busy": True}}
+    for odd in (noisy, busy):
+        summary = summarize(kb, _nodes(_with_figure(base, 100.0), odd))
+        assert FindingCode.SLOW_NODE not in _codes(summary)
+        assert summary.types[0].spread[0].worst_node == "node-0001"  # still shown in the spread

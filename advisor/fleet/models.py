@@ -59,6 +59,8 @@ class FleetNode(_M):
     settings: dict[str, str] = Field(default_factory=dict, description="what should match within a node type")
     frameworks: dict[str, FrameworkState] = Field(default_factory=dict)
     figures: dict[str, float] = Field(default_factory=dict, description="benchmark key -> value")
+    untrusted: list[str] = Field(default_factory=list, description="figures too noisy (or the node too busy) to "
+                                 "call the node slow by; shown in the spread all the same")
     recommendation: str | None = None
 
 

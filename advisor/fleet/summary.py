@@ -37,6 +37,8 @@ SLOW_THRESHOLD_PCT = 20.0
 #: Outcomes that say nothing about the framework on that node (a metadata-only probe, no probe at all).
 _SILENT_OUTCOMES = (None, "skipped", "missing", "cancelled")
 _NODE_FILE = re.compile(r"node-(\d{1,9})")
+#: Bench warnings that say a figure is noise-bound: such a figure shows in the spread but never calls a node slow.
+_NOISY = frozenset({"unstable", "few_samples", "short_blocks", "wide_spread", "rounds_disagree", "timed_once"})
 
 
 @dataclass(frozen=True)
@@ -85,10 +87,17 @@ def _settings(probe: Mapping[str, Any], machine: Mapping[str, Any]) -> dict[str,
     return out
 
 
-def _figures(data: Mapping[str, Any]) -> tuple[dict[str, float], dict[str, tuple[str, bool]]]:
-    results = (data.get("benchmarks") or {}).get("results") if isinstance(data.get("benchmarks"), Mapping) else None
+def _figures(data: Mapping[str, Any]) -> tuple[dict[str, float], dict[str, tuple[str, bool]], list[str]]:
+    """A node's figures by key, their unit and direction, and the keys too noisy (or too busy) to judge it by."""
+    raw = data.get("benchmarks")
+    bench: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
+    results = bench.get("results")
+    state = (bench.get("environment") or {}).get("machine_state") if isinstance(bench.get("environment"), Mapping) \
+        else None
+    busy = isinstance(state, Mapping) and state.get("busy") is True
     figures: dict[str, float] = {}
     meta: dict[str, tuple[str, bool]] = {}
+    noisy: list[str] = []
     for r in results if isinstance(results, list) else []:
         value = r.get("value") if isinstance(r, Mapping) else None
         if not isinstance(value, int | float) or isinstance(value, bool) or value != value:
@@ -96,7 +105,11 @@ def _figures(data: Mapping[str, Any]) -> tuple[dict[str, float], dict[str, tuple
         key = " ".join(str(r.get(k)) for k in ("framework", "benchmark", "variant", "device") if r.get(k))
         figures[key] = float(value)
         meta[key] = (str(r.get("unit") or ""), bool(r.get("higher_is_better", True)))
-    return figures, meta
+        codes = {w.get("code") if isinstance(w, Mapping) else None for w in r.get("warnings") or []}
+        # An error metric (agreement) is no speed; a noise-bound figure or a busy machine cannot call a node slow.
+        if busy or codes & _NOISY or r.get("benchmark") == "agreement":
+            noisy.append(key)
+    return figures, meta, noisy
 
 
 def _node(item: NodeInput, kb_frameworks: Sequence[str]) -> tuple[FleetNode, list[str], dict[str, tuple[str, bool]]]:
@@ -110,12 +123,12 @@ def _node(item: NodeInput, kb_frameworks: Sequence[str]) -> tuple[FleetNode, lis
                 installed=entry.get("installed") if isinstance(entry.get("installed"), bool) else None,
                 version=str(entry["version"]) if entry.get("version") else None,
                 outcome=str(entry["outcome"]) if entry.get("outcome") else None)
-    figures, meta = _figures(item.data)
+    figures, meta, noisy = _figures(item.data)
     node = FleetNode(
         label=item.label, rank=item.rank, source=item.source, type_id="", cpu=str(machine.get("cpu")),
         gpu=gpu, gpu_count=count, usable_cores=machine.get("usable_cores"),
         memory_total_bytes=machine.get("memory_total_bytes"), settings=_settings(probe, machine),
-        frameworks=frameworks, figures=figures, recommendation=recommended_framework(item.data))
+        frameworks=frameworks, figures=figures, untrusted=noisy, recommendation=recommended_framework(item.data))
     return node, ccs, meta
 
 
@@ -140,7 +153,10 @@ def _spread(members: list[FleetNode], meta: Mapping[str, tuple[str, bool]], thre
             spreads.append(Spread(benchmark=key, unit=unit, higher_is_better=higher, nodes=len(have), median=median,
                                   low=min(values), high=max(values),
                                   spread_pct=100.0 * (max(values) - min(values)) / median, worst_node=worst[0]))
+        untrusted = {n.label for n in members if key in n.untrusted}
         for label, value in have:
+            if label in untrusted:
+                continue
             others = statistics.median([v for n, v in have if n != label])
             if others <= 0:
                 continue
