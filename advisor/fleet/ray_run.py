@@ -9,6 +9,7 @@ framework that crashes takes that child with it, not the Ray worker.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import threading
@@ -82,6 +83,14 @@ def _bounded(fn: Callable[[], T], timeout_s: float, what: str) -> T:
     return box["value"]  # type: ignore[no-any-return]
 
 
+def _quietly(fn: Callable[[], object], what: str) -> None:
+    """A clean-up call, bounded; its failure changes nothing the run found (the reports are already in)."""
+    try:
+        _bounded(fn, CONTROL_TIMEOUT_S, what)
+    except AdvisorError:
+        pass
+
+
 def _node_task(argv: list[str], timeout_s: float, fault: str | None) -> dict[str, Any]:
     """Run on a Ray worker: the node command in a child (own session), ended at `timeout_s`."""
     import signal
@@ -96,8 +105,13 @@ def _node_task(argv: list[str], timeout_s: float, fault: str | None) -> dict[str
     try:
         out, err = proc.communicate(timeout=timeout_s)
     except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        out, err = proc.communicate()
+        # SIGTERM first: the node command ends its own probe and bench children, then the group is killed.
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            out, err = proc.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            out, err = proc.communicate()
         return {"rc": None, "timed_out": True, "stdout": b"", "stderr": err[-4000:]}
     return {"rc": proc.returncode, "timed_out": False, "stdout": out[: limits.MAX_REPORT_BYTES + 1],
             "stderr": err[-4000:]}
@@ -210,13 +224,11 @@ def run_on_ray(plan: RayPlan) -> RayOutcome:
             refs[ref] = rank
         return _gather(ray, refs, plan.timeout_s + GRACE_S, count)
     finally:
+        # Bounded too: a cluster that went away mid-run must not hold the leader at the clean-up.
         if pg is not None:
-            try:
-                remove_placement_group(pg)
-            except Exception:  # noqa: BLE001, S110 - the cluster may already be gone; nothing left to free
-                pass
+            _quietly(lambda: remove_placement_group(pg), "remove the placement group")
         if started_here:
-            ray.shutdown()
+            _quietly(ray.shutdown, "disconnect")
 
 
 def _gather(ray: Any, refs: Mapping[Any, int], timeout_s: float, count: int) -> RayOutcome:
@@ -233,7 +245,7 @@ def _gather(ray: Any, refs: Mapping[Any, int], timeout_s: float, count: int) -> 
         got = read_answer(rank, answer)
         (failed if isinstance(got, FailedNode) else reports).append(got)  # type: ignore[arg-type]
     for ref in pending:
-        ray.cancel(ref, force=True)
+        _quietly(functools.partial(ray.cancel, ref, force=True), "cancel a node")
         rank = refs[ref]
         failed.append(FailedNode(label=node_file_name(rank).removesuffix(".json"), rank=rank,
                                  kind=FailureKind.TIMED_OUT, detail=f"no answer within {timeout_s:g} s; cancelled"))
