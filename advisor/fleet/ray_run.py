@@ -93,6 +93,7 @@ def _quietly(fn: Callable[[], object], what: str) -> None:
 
 def _node_task(argv: list[str], timeout_s: float, fault: str | None) -> dict[str, Any]:
     """Run on a Ray worker: the node command in a child (own session), ended at `timeout_s`."""
+    import contextlib
     import signal
     import subprocess
     import sys
@@ -106,11 +107,13 @@ def _node_task(argv: list[str], timeout_s: float, fault: str | None) -> dict[str
         out, err = proc.communicate(timeout=timeout_s)
     except subprocess.TimeoutExpired:
         # SIGTERM first: the node command ends its own probe and bench children, then the group is killed.
-        os.killpg(proc.pid, signal.SIGTERM)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
         try:
             out, err = proc.communicate(timeout=10)
         except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
             out, err = proc.communicate()
         return {"rc": None, "timed_out": True, "stdout": b"", "stderr": err[-4000:]}
     return {"rc": proc.returncode, "timed_out": False, "stdout": out[: limits.MAX_REPORT_BYTES + 1],
