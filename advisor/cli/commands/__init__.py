@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from advisor.cli.commands import bench, checklist, compare, kb, probe, profile, report, team, tui
+from advisor.cli.commands import bench, checklist, compare, fleet, kb, probe, profile, report, team, tui
 
 COMMANDS: dict[str, ModuleType] = {
     "tui": tui,
@@ -15,5 +15,6 @@ COMMANDS: dict[str, ModuleType] = {
     "profile": profile,
     "checklist": checklist,
     "team": team,
+    "fleet": fleet,
     "kb": kb,
 }

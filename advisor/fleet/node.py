@@ -1,0 +1,114 @@
+"""One node of a fleet: probe, benchmark and score through the usual machinery into one schema-valid report."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from advisor.fleet.launcher import LauncherEnv
+from advisor.knowledge.base import KnowledgeBase
+
+#: The fleet preset: the quick preset's sizes, cut to what compares nodes of one fleet (compute, memory
+#: bandwidth, per-call overhead, numerical agreement); the conv and training steps cost compiles, not signal.
+FLEET_PRESET = "fleet"
+FLEET_BENCHMARKS = ("gemm", "elementwise", "dispatch", "agreement")
+#: `--preset` names a node accepts: the bench presets plus `fleet`.
+NODE_PRESETS = (FLEET_PRESET, "test", "quick", "standard", "thorough")
+
+
+@dataclass(frozen=True)
+class NodeOptions:
+    """What one node runs: the probe (full, or package metadata only) and the bench preset (None: no bench)."""
+
+    preset: str | None = FLEET_PRESET
+    fast_probe: bool = False
+    frameworks: tuple[str, ...] = ()
+    identify: bool = False
+    probe_timeout_s: float = 60.0
+    seed: int = 0
+
+
+def bench_plan(preset: str) -> tuple[str, tuple[str, ...] | None]:
+    """The bench engine's preset and benchmark list for a node preset."""
+    if preset == FLEET_PRESET:
+        return "quick", FLEET_BENCHMARKS
+    return preset, None
+
+
+def _benchmarkable(probe: dict[str, Any], candidates: set[str]) -> list[str]:
+    return [fid for fid, entry in (probe.get("frameworks") or {}).items()
+            if entry.get("installed") and entry.get("outcome") == "ok" and fid in candidates]
+
+
+def run_node(
+    kb: KnowledgeBase,
+    place: LauncherEnv,
+    options: NodeOptions,
+    *,
+    on_event: Callable[[Any], None] | None = None,
+    cancel: threading.Event | None = None,
+) -> dict[str, Any]:
+    """Probe (and bench) this node and score it under the default profile: the report as a JSON-ready dict.
+
+    The children, their timeouts and the signal handling are the probe's and the bench engine's own.
+    A node with no framework that imports cleanly still gets the NumPy baseline's figures when a bench
+    runs: a fleet compares its nodes even where a framework is missing on some of them.
+    """
+    from advisor.evidence.bench import run_bench
+    from advisor.evidence.probe import run_probe
+    from advisor.profile import Profile, resolve_profile
+    from advisor.report import build_report
+    from advisor.scoring import assess
+    from advisor.scoring.constraints import apply_constraints
+
+    resolved = resolve_profile(Profile(), kb)
+    probe_report = run_probe(fast=options.fast_probe, identify=options.identify, kb=kb, on_event=on_event,
+                             cancel=cancel, frameworks=list(options.frameworks) or None,
+                             timeout=options.probe_timeout_s)
+    probe = probe_report.to_json()
+    bench = None
+    if options.preset is not None and not (cancel is not None and cancel.is_set()):
+        preset, only = bench_plan(options.preset)
+        installed = _benchmarkable(probe, set(apply_constraints(kb, resolved).candidates))
+        peak = getattr(getattr(probe_report, "cpu", None), "peak", None)
+        # An empty list would mean "every adapter" to the engine: no adapters means the NumPy baseline alone.
+        bench = run_bench(preset=preset, only=only, frameworks=installed or None, on_event=on_event,
+                          cancel=cancel, peak=peak, adapters=None if installed else {}).to_json()
+    assessment = assess(kb, resolved, probe=probe, bench=bench, seed=options.seed)
+    return build_report(assessment, kb, probe=probe, bench=bench, profile_source=f"fleet node {place.node_index}",
+                        identify=options.identify, hostname=place.node_name if options.identify else None)
+
+
+def node_option_args(options: NodeOptions) -> list[str]:
+    """The `fwadvisor fleet node` flags that run `options` (`fleet run --ray` adds each task's rank)."""
+    argv = ["--no-bench"] if options.preset is None else ["--preset", options.preset]
+    if options.fast_probe:
+        argv.append("--fast-probe")
+    for fid in options.frameworks:
+        argv += ["--framework", fid]
+    argv += ["--timeout", f"{options.probe_timeout_s:g}"]
+    if options.identify:
+        argv.append("--identify")
+    return argv
+
+
+#: torchrun's default rendezvous port, used when the launcher names a leader but no port.
+DEFAULT_RENDEZVOUS_PORT = 29500
+
+
+def rendezvous_for(place: LauncherEnv) -> list[str]:
+    """torchrun options for a cross-node collective from this node: c10d rendezvous on the leader ([] alone).
+
+    The seam for the cross-node all-reduce (issue 25, item 3, the `collect` helper's): `fleet node` does not
+    run it yet; when that function lands it takes these options, the ones `run_bench(rendezvous=...)` takes.
+    """
+    nodes = place.node_count or 1
+    if nodes < 2 or not place.leader_addr:
+        return []
+    host = f"[{place.leader_addr}]" if ":" in place.leader_addr and not place.leader_addr.startswith("[") \
+        else place.leader_addr
+    port = place.leader_port or DEFAULT_RENDEZVOUS_PORT
+    return [f"--nnodes={nodes}", f"--node-rank={place.node_index}", f"--rdzv-endpoint={host}:{port}",
+            "--rdzv-backend=c10d"]

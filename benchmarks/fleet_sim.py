@@ -1,0 +1,142 @@
+"""A simulated three-node Ray cluster on this host running `fwadvisor fleet run --ray`: wall time and peak memory.
+
+    python benchmarks/fleet_sim.py [--nodes 3] [--preset fleet] [--fast-probe] [--kill-rank R] [--json FILE]
+
+Each simulated node is a Ray raylet of its own (ray.cluster_utils.Cluster) with one CPU and a custom resource
+`fleet_node`, so STRICT_SPREAD places one bundle on each. The command under test is the real CLI in a
+child process. Peak memory is the largest sum of RSS over this script's process tree (Ray's GCS, raylets,
+workers and every fwadvisor child), sampled every 0.2 s. The Ray session folder is a temporary folder,
+removed at the end. Run it inside `unshare -n` (after `ip link set lo up`) to keep every packet on loopback.
+With --kill-rank R, rank R's bench hangs on purpose (FWADVISOR_FLEET_FAULT) and its node child is killed
+with SIGKILL once it has started: the summary must keep the other nodes and name that one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import psutil
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _tree_rss(root: psutil.Process) -> int:
+    total = 0
+    for p in [root, *root.children(recursive=True)]:
+        try:
+            total += p.memory_info().rss
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            pass
+    return total
+
+
+def _kill_rank_child(rank: int, stop: threading.Event, killed: list[int]) -> None:
+    """SIGKILL the `fleet node --rank R` child once it runs (as a node dying mid-run would end it)."""
+    me = psutil.Process()
+    while not stop.is_set():
+        for p in me.children(recursive=True):
+            try:
+                cmd = p.cmdline()
+            except (psutil.NoSuchProcess, psutil.AccessDenied):
+                continue
+            if "fleet" in cmd and "node" in cmd and "--rank" in cmd and cmd[cmd.index("--rank") + 1] == str(rank):
+                time.sleep(1.0)  # mid-run: the child is probing by now
+                try:
+                    p.send_signal(signal.SIGKILL)
+                    killed.append(p.pid)
+                except psutil.NoSuchProcess:
+                    pass
+                return
+        time.sleep(0.1)
+
+
+def simulate(nodes: int, node_args: list[str], kill_rank: int | None, timeout_s: float) -> dict[str, object]:
+    """Start the cluster, run the CLI against it, and return the figures and the CLI's summary JSON."""
+    from ray.cluster_utils import Cluster
+
+    temp = tempfile.mkdtemp(prefix="fwray-")
+    (Path(temp) / "ray").mkdir()  # Ray writes the cluster's address under RAY_TMPDIR/ray
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+           "RAY_USAGE_STATS_ENABLED": "0", "RAY_TMPDIR": temp}
+    if kill_rank is not None:
+        env["FWADVISOR_FLEET_FAULT"] = f"{kill_rank}=gemm:hang"
+    os.environ.update({k: v for k, v in env.items() if k in ("PYTHONPATH", "RAY_USAGE_STATS_ENABLED", "RAY_TMPDIR")})
+    me = psutil.Process()
+    peak = [0]
+    stop = threading.Event()
+
+    def sample() -> None:
+        while not stop.is_set():
+            peak[0] = max(peak[0], _tree_rss(me))
+            time.sleep(0.2)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    start = time.perf_counter()
+    cluster = Cluster(initialize_head=True, head_node_args={
+        "num_cpus": 1, "resources": {"fleet_node": 1}, "temp_dir": str(Path(temp) / "ray"), "include_dashboard": False,
+        "node_ip_address": "127.0.0.1"})
+    try:
+        for _ in range(nodes - 1):
+            cluster.add_node(num_cpus=1, resources={"fleet_node": 1}, node_ip_address="127.0.0.1")
+        cluster.wait_for_nodes()
+        up = time.perf_counter() - start
+        killed: list[int] = []
+        killer = None
+        if kill_rank is not None:
+            killer = threading.Thread(target=_kill_rank_child, args=(kill_rank, stop, killed), daemon=True)
+            killer.start()
+        cmd = [sys.executable, "-m", "advisor", "fleet", "run", "--ray", cluster.address, "--nodes", str(nodes),
+               "--bundle-resource", "fleet_node=1", "--node-timeout", str(timeout_s), "--json", *node_args]
+        run_start = time.perf_counter()
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout_s + 120, cwd=ROOT)
+        run_s = time.perf_counter() - run_start
+    finally:
+        stop.set()
+        cluster.shutdown()
+        shutil.rmtree(temp, ignore_errors=True)
+    wall = time.perf_counter() - start
+    sampler.join(1)
+    try:
+        summary = json.loads(proc.stdout)
+    except ValueError:
+        summary = None
+    return {"nodes": nodes, "node_args": node_args, "cluster_up_s": round(up, 2), "fleet_run_s": round(run_s, 2),
+            "wall_s": round(wall, 2), "peak_rss_mib": round(peak[0] / 2**20), "rc": proc.returncode,
+            "killed_pids": killed, "stderr_tail": proc.stderr[-3000:], "summary": summary,
+            "session_dir_removed": not Path(temp).exists()}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--nodes", type=int, default=3)
+    parser.add_argument("--preset", default="fleet", help="node bench preset, or 'none' for --no-bench")
+    parser.add_argument("--fast-probe", action="store_true")
+    parser.add_argument("--kill-rank", type=int)
+    parser.add_argument("--timeout", type=float, default=300.0, help="--node-timeout for fleet run")
+    parser.add_argument("--json", metavar="FILE", help="write the result JSON here")
+    args = parser.parse_args()
+    node_args = ["--no-bench"] if args.preset == "none" else ["--preset", args.preset]
+    if args.fast_probe:
+        node_args.append("--fast-probe")
+    result = simulate(args.nodes, node_args, args.kill_rank, args.timeout)
+    text = json.dumps(result, indent=1)
+    if args.json:
+        Path(args.json).write_text(text)
+    brief = {k: v for k, v in result.items() if k not in ("summary", "stderr_tail")}
+    print(json.dumps(brief), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
