@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     from advisor.cli.output import emit_text, write_file
     from advisor.knowledge import load_knowledge
     from advisor.profile import Profile, load_profile, parse_profile, resolve_profile
-    from advisor.report import build_report, load_report, to_json_text, to_markdown
+    from advisor.report import Report, build_report, load_report, to_json_text, to_markdown
     from advisor.scoring import assess
 
     kb = load_knowledge(args.kb)
@@ -114,12 +114,12 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         emit_text(to_json_text(report))
     elif args.markdown:
-        emit_text(to_markdown(report))
+        emit_text(to_markdown(Report.model_validate(report)))
     else:
         summary(report)
     if args.output:
         md = args.markdown or Path(args.output).suffix.lower() in (".md", ".markdown")
-        write_file(args.output, to_markdown(report) if md else to_json_text(report), what="report", rescue="report",
+        write_file(args.output, to_markdown(Report.model_validate(report)) if md else to_json_text(report), what="report", rescue="report",
                    on_stdout=bool(args.json and not md or args.markdown and md))
     return 0
 
