@@ -95,7 +95,8 @@ def test_a_report_with_benchmarks_and_an_incumbent_says_what_was_measured(tmp_pa
     assert len(summary) <= MAX_SUMMARY_LINES
     figures = len(report.benchmarks.results or [])
     assert f"benchmarks {figures} figures ({report.benchmarks.preset})" in _line(summary, "- Measured here: ")
-    assert _line(summary, "- Stay or move: ") == f"- Stay or move: {markdown_text(report.recommendation.break_even.statement)}"
+    statement = markdown_text(report.recommendation.break_even.statement)
+    assert _line(summary, "- Stay or move: ") == f"- Stay or move: {statement}"
     if report.exclusions:
         assert all(x.framework in _line(summary, "- Excluded: ") for x in report.exclusions)
 

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from advisor.errors import ReportError
 from advisor.report.models import Report
 
-SCHEMA = "fwadvisor.compare/1"
+SCHEMA: Literal["fwadvisor.compare/1"] = "fwadvisor.compare/1"
 #: Totals that print the same at two decimals are the same total.
 TOTAL_TOLERANCE = 0.005
 #: Figures within 10% of each other count as the same: run-to-run noise on a quiet machine is a few per cent
@@ -227,7 +227,8 @@ _FACTS: tuple[tuple[str, Callable[[Report], str]], ...] = (
     ("host", lambda r: r.machine.hostname or "not recorded"),
     ("cpu", lambda r: r.machine.cpu or "unknown"),
     ("cores", lambda r: str(r.machine.logical_cores or "unknown")),
-    ("memory", lambda r: f"{r.machine.memory_total_bytes / 2**30:.1f} GiB" if r.machine.memory_total_bytes else "unknown"),
+    ("memory", lambda r: f"{(r.machine.memory_total_bytes or 0) / 2**30:.1f} GiB" if r.machine.memory_total_bytes
+     else "unknown"),
     ("gpus", lambda r: ", ".join(r.machine.gpus) or "none"),
     ("os", lambda r: r.machine.os or "unknown"),
     ("python", lambda r: r.machine.python or "unknown"),

@@ -15,10 +15,11 @@ from dataclasses import astuple, dataclass, fields
 
 from advisor.report.models import Report
 from advisor.report_evidence import ResultShape
+from advisor.sanitize import one_line
 
-#: A cell starting with one of these is a formula (or a DDE command) to Excel, LibreOffice and Google Sheets;
-#: tab and carriage return start one after the spreadsheet trims the cell (OWASP, "CSV Injection").
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+#: A cell starting with one of these is a formula (or a DDE command) to Excel, LibreOffice and Google Sheets
+#: (OWASP, "CSV Injection"); tab and carriage return, which start one after trimming, never reach a cell raw.
+FORMULA_START = ("=", "+", "-", "@")
 
 #: The unit of each ranking figure (the benchmark figures carry their own).
 RANK_UNITS = {"rank": "position", "score": "points (0-5)", "topsis": "closeness (0-1)"}
@@ -59,7 +60,7 @@ def cell(value: object) -> str:
         return "true" if value else "false"
     if isinstance(value, int | float):
         return repr(value)
-    text = str(value)
+    text = one_line(str(value))  # a tab, newline or ESC from input is shown as \xNN, as everywhere else
     return "'" + text if text.startswith(FORMULA_START) else text
 
 
@@ -97,9 +98,13 @@ def reports_rows(reports: Sequence[tuple[str, Report]]) -> list[CsvRow]:
 
 
 def to_csv(rows: Iterable[CsvRow]) -> str:
-    """The rows under the one header, written by the `csv` module (RFC 4180 quoting, `\\r\\n` line ends)."""
+    """The rows under the one header, written by the `csv` module (RFC 4180 quoting, `\\n` line ends).
+
+    `\\n` rather than RFC 4180's `\\r\\n`: the text goes through the terminal-safe writer, which shows a bare
+    carriage return as `\\x0d`, and every CSV reader (Python's, spreadsheets, pandas) takes either.
+    """
     buffer = io.StringIO()
-    writer = csv.writer(buffer)
+    writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(HEADER)
     writer.writerows([cell(v) for v in astuple(row)] for row in rows)
     return buffer.getvalue()

@@ -58,7 +58,8 @@ def _why(first: RankingEntry, second: RankingEntry | None) -> str:
     top = [(g, n) for g, n in gains if g > 0][:WHY_CRITERIA]
     if second is None or not top:
         strongest = sorted(first.contributions, key=lambda c: -c.contribution)[:WHY_CRITERIA]
-        return f"- Why: its largest contributions: {', '.join(f'{md(c.name)} {c.contribution:.2f}' for c in strongest)}."
+        listed = ", ".join(f"{md(c.name)} {c.contribution:.2f}" for c in strongest)
+        return f"- Why: its largest contributions: {listed}."
     return (f"- Why: ahead of {md(second.name)} most on " + ", ".join(f"{md(n)} (+{g:.2f})" for g, n in top) + ".")
 
 

@@ -1,4 +1,4 @@
-"""The team summary of `team merge`: the machines side by side, as JSON (`fwadvisor.team/1`); Markdown in `merge_markdown`."""
+"""The team summary of `team merge`: the machines side by side as JSON (`fwadvisor.team/1`); see `merge_markdown`."""
 
 from __future__ import annotations
 

@@ -24,7 +24,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print the full report as JSON on stdout")
     out.add_argument("--markdown", action="store_true", help="print the report as Markdown on stdout")
-    parser.add_argument("-o", "--output", metavar="FILE", help="also write the report (Markdown if FILE ends in .md)")
+    out.add_argument("--csv", action="store_true", help="print the ranking and benchmark figures as CSV (docs/csv.md)")
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help="also write the report (Markdown if FILE ends in .md, CSV if .csv)")
     parser.add_argument("--identify", action="store_true", help="include the host name in the report")
     parser.add_argument("--seed", type=int, default=0, help="seed of the Monte-Carlo sensitivity analysis")
 
@@ -111,17 +113,30 @@ def run(args: argparse.Namespace) -> int:
         assessment, kb, probe=probe, bench=bench, profile_source=source, identify=args.identify, hostname=host
     )
     # stdout first, then the file: a file that cannot be written no longer takes the measured evidence with it.
+    typed = Report.model_validate(report)
     if args.json:
         emit_text(to_json_text(report))
     elif args.markdown:
-        emit_text(to_markdown(Report.model_validate(report)))
+        emit_text(to_markdown(typed))
+    elif args.csv:
+        emit_text(_csv(typed, args))
     else:
         summary(report)
     if args.output:
-        md = args.markdown or Path(args.output).suffix.lower() in (".md", ".markdown")
-        write_file(args.output, to_markdown(Report.model_validate(report)) if md else to_json_text(report), what="report", rescue="report",
-                   on_stdout=bool(args.json and not md or args.markdown and md))
+        suffix = Path(args.output).suffix.lower()
+        md = args.markdown or suffix in (".md", ".markdown")
+        as_csv = not md and (args.csv or suffix == ".csv")
+        text = to_markdown(typed) if md else _csv(typed, args) if as_csv else to_json_text(report)
+        write_file(args.output, text, what="report", rescue="report",
+                   on_stdout=bool(args.json and not md and not as_csv or args.markdown and md or args.csv and as_csv))
     return 0
+
+
+def _csv(report: Any, args: argparse.Namespace) -> str:
+    """The ranking's and the benchmarks' figures as tidy CSV (docs/csv.md); `report` names the saved file, if any."""
+    from advisor.report.csv_out import report_rows, to_csv
+
+    return to_csv(report_rows(report, args.from_json or ""))
 
 
 def summary(report: dict[str, Any]) -> None:
