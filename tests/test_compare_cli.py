@@ -160,3 +160,21 @@ def test_one_report_is_not_a_comparison(reports: list[Path]) -> None:
     proc = run_cli(["compare", str(reports[0])])
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines() == ["fwadvisor: error: reports: compare needs at least two report files"]
+
+
+def test_figures_that_moved_more_than_the_noise_come_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    quick = Path(__file__).resolve().parent / "fixtures" / "team" / "real-cpu-quick.json"  # real, with figures
+    data = json.loads(quick.read_text())
+    results = data["benchmarks"]["results"]
+    results[3]["value"] *= 1.5  # moved
+    results[4]["value"] *= 1.05  # within the noise
+    path = tmp_path / "after.json"
+    path.write_text(json.dumps(data))
+    figures = _json([quick, path])["figures"]
+    moved = [f for f in figures if f["differs"]]
+    assert [(f["framework"], f["benchmark"], f["variant"]) for f in moved] == [
+        (results[3]["framework"], results[3]["benchmark"], results[3]["variant"])]
+    assert figures[0] == moved[0] and len(figures) == len(results)
+    text = _text([quick, path], monkeypatch)
+    assert f"{len(results) - 1} figure(s) are the same in every report (--all shows them)" in text
+    assert max(len(line) for line in text.splitlines()) <= 80

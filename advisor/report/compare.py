@@ -204,8 +204,10 @@ def _mismatches(labels: list[str], reports: Sequence[Report]) -> list[Mismatch]:
         ids = {key: i + 1 for i, key in enumerate(dict.fromkeys(profiles))}
         texts = [f"{t} (profile {ids[k]})" for t, k in zip(texts, profiles, strict=True)]
     versions = [r.knowledge.version for r in reports]
-    packs = [", ".join(f"{p.name} {p.version}" for p in r.knowledge.packs) for r in reports]
     pack_keys = [tuple((p.name, p.version, p.digest) for p in r.knowledge.packs) for r in reports]
+    packs = [", ".join(f"{p.name} {p.version}" for p in r.knowledge.packs) for r in reports]
+    if len(set(packs)) < len(set(pack_keys)):  # the same names and versions, other contents: name the digests
+        packs = [", ".join(f"{p.name} {p.version} ({p.digest[:12]})" for p in r.knowledge.packs) for r in reports]
     found = [
         one(MismatchCode.PROFILE, texts, profiles),
         one(MismatchCode.KNOWLEDGE, versions),
@@ -270,6 +272,7 @@ def _figures(reports: Sequence[Report]) -> list[FigureRow]:
     for i, r in enumerate(reports):
         for x in (r.benchmarks.results or []) if r.benchmarks else []:
             keyed.setdefault((x.framework, x.device, x.benchmark, x.variant), {})[i] = (x.value, x.unit, x.metric)
+    benched = {i for i, r in enumerate(reports) if r.benchmarks and r.benchmarks.results}
     rows = []
     for (fid, device, bench, variant), per in keyed.items():
         values = [per[i][0] if i in per else None for i in range(len(reports))]
@@ -277,7 +280,8 @@ def _figures(reports: Sequence[Report]) -> list[FigureRow]:
         metric = next(m for _, _, m in per.values())
         got = [v for v in values if v is not None and v > 0]
         spread = max(got) / min(got) - 1 if len(got) > 1 else 0.0
-        differs = any(v is None for v in values) or spread > FIGURE_TOLERANCE
+        # A report without benchmarks is already warned about (preset_differs): its gaps are no difference.
+        differs = any(v is None for i, v in enumerate(values) if i in benched) or spread > FIGURE_TOLERANCE
         rows.append(FigureRow(framework=fid, device=device, benchmark=bench, variant=variant, metric=metric,
                               unit=unit, values=values, differs=differs))
     return _differences_first(rows)
