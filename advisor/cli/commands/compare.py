@@ -25,6 +25,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print the comparison as JSON (fwadvisor.compare/1)")
     out.add_argument("--csv", action="store_true", help="print every report's ranking and benchmark figures as CSV")
+    parser.add_argument("--html", nargs="?", const="-", metavar="FILE",
+                        help="write the comparison as one offline HTML page with charts to FILE (no FILE or -: stdout)")
 
 
 def _groups(groups: Any) -> str:
@@ -129,11 +131,21 @@ def load(paths: list[str]) -> list[tuple[str, Any]]:
 
 def run(args: argparse.Namespace) -> int:
     """Load the reports and print the comparison (Rich tables, JSON or CSV)."""
-    from advisor.cli.output import console, emit_text
+    from advisor.cli.commands.report import html_out
+    from advisor.cli.output import console, emit_text, write_file
     from advisor.report.compare import compare_reports
 
+    html_out(args)  # refused before any file is read
     reports = load(args.reports)
     comparison = compare_reports(reports)
+    if args.html:
+        from advisor.report.html.compare_page import compare_html
+
+        page = compare_html(comparison)  # scrubbed: the page is shared
+        if args.html == "-":
+            emit_text(page)
+            return 0
+        write_file(args.html, page, what="HTML comparison", rescue="comparison")
     if args.csv:
         from advisor.report.csv_out import reports_rows, to_csv
 
