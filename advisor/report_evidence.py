@@ -110,6 +110,9 @@ class ResultShape(_Open):
     median_s: float | None = None
     iqr_s: float | None = None
     pct_of_peak: float | None = None
+    ci: Annotated[list[float], Field(min_length=2, max_length=2)] | None = Field(
+        default=None, description="the value's 95% confidence interval [low, high] (CSV and compare read it)"
+    )
     warnings: list[str] | None = None
     warning_codes: list[WarningCodeShape] | None = Field(
         default=None, description="per warning, in the same order: its code and parameters (what programs read)"

@@ -237,12 +237,12 @@ def test_json_out_is_strict(value: Any) -> None:
 
 
 def test_control_characters_are_escaped_in_markdown(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from advisor.report import to_markdown
+    from advisor.report import Report, to_markdown
 
     report_path = ROOT / "tests" / "fixtures" / "team" / "real-cpu-no-bench.json"
     report = json.loads(report_path.read_text())
     report["recommendation"]["summary"] = "evil \x1b[2J\x07\x00 summary \x9b"
-    md = to_markdown(report)
+    md = to_markdown(Report.model_validate(report))
     # Written as \x1b and so on, with Markdown's own backslash escaped so that a reader sees "\x1b[2J".
     assert "\\\\x1b\\[2J\\\\x07\\\\x00" in md and "\\\\x9b" in md
     assert not any(ord(c) < 32 and c not in "\n\t" for c in md)

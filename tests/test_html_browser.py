@@ -7,6 +7,7 @@ see .ci/run); `playwright install` is never run, so nothing is downloaded.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -53,8 +54,10 @@ def context(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def pages(kb: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """The three kinds of page from the calls the CLI makes (the CLI itself: test_html_pages), and a hostile one."""
+    """The four kinds of page from the calls the CLI makes (the CLI itself: test_html_pages), and a hostile one."""
     from advisor.privacy import scrub
+    from advisor.report.compare import compare_reports, parse_report
+    from advisor.report.html.compare_page import compare_html
     from advisor.team import merge_reports
     from advisor.team.decision_schema import TeamDecisionDoc
     from advisor.team.session import decide_files
@@ -66,10 +69,16 @@ def pages(kb: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     members = [*sorted((ROOT / "docs" / "examples" / "team").glob("*.yaml")), hostile_member]
     decision = decide_files(kb, members, probe=saved["probe"], bench=saved["benchmarks"], evidence="saved report")
     team = merge_reports(kb, sorted((FIXTURES / "team").glob("*.json")))
+    compared = compare_reports([
+        ("h200.json", Report.model_validate(saved)),
+        ("h200-jax.json", Report.model_validate(h200_report(kb, profile={"team": {"current": ["jax"]}}))),
+        ("cpu.json", parse_report(json.loads((FIXTURES / "team" / "real-cpu-quick.json").read_text()), "cpu.json")),
+    ])
     texts = {
         "report": report_html(Report.model_validate(saved)),
         "decide": decision_html(TeamDecisionDoc.model_validate(scrub(decision.document, drop_keys=False))),
         "merge": merge_html(team),
+        "compare": compare_html(compared),
         "hostile": report_html(Report.model_validate(hostile_report(kb))),
     }
     out = {kind: folder / f"{kind}.html" for kind in texts}
@@ -90,7 +99,7 @@ def open_page(context: Any, path: Path) -> tuple[Any, list[str], list[str]]:
     return page, requests, errors
 
 
-@pytest.mark.parametrize("kind", ["report", "decide", "merge"])
+@pytest.mark.parametrize("kind", ["report", "decide", "merge", "compare"])
 def test_page_in_chromium(kind: str, context: Any, pages: dict[str, Path], tmp_path: Path) -> None:
     page, requests, errors = open_page(context, pages[kind])
     try:

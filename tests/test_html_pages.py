@@ -31,7 +31,8 @@ def h200_report(kb: Any, **kw: Any) -> dict[str, Any]:
     from advisor.scoring import assess
 
     probe, bench = probe_fixture("probe_real_nvidia_h200.json"), bench_fixture("bench_real_h200_quick_gpu.json")
-    resolved = resolve_profile(parse_profile({"team": {"current": ["pytorch"]}}, "p.yaml"), kb)
+    profile = kw.pop("profile", {"team": {"current": ["pytorch"]}})
+    resolved = resolve_profile(parse_profile(profile, "p.yaml"), kb)
     a = assess(kb, resolved, probe=probe, bench=bench, draws=300)
     return build_report(a, kb, probe=probe, bench=bench, profile_source=kw.pop("source", "p.yaml"), **kw)
 
@@ -174,3 +175,16 @@ def test_team_merge_html_per_machine_type(tmp_path: Path) -> None:
     assert "2x NVIDIA H100 80GB HBM3" in page  # alice's (fake) machine type
     assert "carol-corrupt.json: not valid JSON" in result.stderr
     assert os.environ.get("HOME", "/root") not in page
+
+
+def test_compare_html_differences_first(kb: Any, tmp_path: Path) -> None:
+    saved = save_h200(kb, tmp_path)
+    other = tmp_path / "h200-jax-team.json"  # the same figures, another profile
+    other.write_text(to_json_text(h200_report(kb, profile={"team": {"current": ["jax"]}})))
+    files = [str(saved), str(other), str(FIXTURES / "team" / "real-cpu-quick.json")]
+    _, page = run_html(["compare", *files], tmp_path)
+    check_self_contained(page)
+    check_answer_first(page, "3 reports")
+    assert "scored under different profiles" in page and "different presets" not in page  # in the answer box
+    assert page.index("scored under different profiles") < page.index("<svg")
+    assert 'data-chart="compare-ranking"' in page and 'data-chart="compare-fig-' in page

@@ -94,11 +94,12 @@ def test_compare_two_reports(saved: Path, tmp_path: Path) -> None:
     proc = run_cli(["compare", str(saved), str(other), "--json"])
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
-    assert data["machines"]["b"]["gpus"] == ["NVIDIA H100 80GB HBM3"]
-    rows = {r["framework"]: r for r in data["ranking"]}
-    assert rows["pytorch"]["delta"] == pytest.approx(rows["pytorch"]["b"]["total"] - rows["pytorch"]["a"]["total"])
+    gpus = next(f for f in data["facts"] if f["key"] == "gpus")
+    assert gpus["differs"] and gpus["groups"][1] == {"value": "NVIDIA H100 80GB HBM3", "labels": ["B"]}
+    figures = {(r["framework"], r["benchmark"], r["variant"]): r for r in data["figures"]}
+    assert figures and all(r["values"][1] is None and r["differs"] for r in figures.values())  # B has no bench
     proc = run_cli(["compare", str(saved), str(other)])
-    assert proc.returncode == 0 and "Machines" in proc.stdout and "Ranking" in proc.stdout
+    assert proc.returncode == 0 and "[profile_differs]" in proc.stdout and "Ranking" in proc.stdout
 
 
 def test_live_report_no_bench_with_the_shipped_knowledge(tmp_path: Path) -> None:

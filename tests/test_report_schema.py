@@ -18,6 +18,7 @@ from advisor.profile import load_profile_text, resolve_profile
 from advisor.report import (
     SCHEMA_PATH,
     SCHEMA_VERSION,
+    Report,
     anonymise,
     build_report,
     load_report,
@@ -118,7 +119,8 @@ def test_anonymise_drops_identifying_keys_and_home() -> None:
 
 
 def test_markdown_has_every_section_and_displayed_parts_add_up() -> None:
-    md = to_markdown(make_report("team: {current: [pytorch]}\n", "probe_cpu_only.json", "bench_quick_cpu.json"))
+    report = make_report("team: {current: [pytorch]}\n", "probe_cpu_only.json", "bench_quick_cpu.json")
+    md = to_markdown(Report.model_validate(report))
     for heading in ("## Recommendation", "## Ranking", "## Sensitivity", "## Warnings", "## Machine"):
         assert heading in md
     # In every breakdown table, the shown contributions add up to the shown total.

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from advisor.profile import parse_profile, resolve_profile
-from advisor.report import build_report, to_markdown
+from advisor.report import Report, build_report, to_markdown
 from advisor.report.sensitivity_text import advice_change_line
 from advisor.scoring import assess
 from advisor.yamlio import load_yaml_file, to_plain
@@ -94,6 +94,6 @@ def test_cli_and_markdown_state_the_same_number(kb: Any, tmp_path: Path, cli_env
     change = json.loads(done.stdout)["sensitivity"]["advice_change"]
     assert change is not None
     shown = subprocess.run(base, capture_output=True, text=True, env={**cli_env, "COLUMNS": "400"}, timeout=120)
-    markdown = to_markdown(json.loads(done.stdout))
+    markdown = to_markdown(Report.model_validate_json(done.stdout))
     for text in (" ".join(shown.stdout.split()), markdown):
         assert f"to {change['value']:.2f} (now {change['value_now']:.2f}), others unchanged" in text

@@ -10,6 +10,7 @@ from pathlib import Path
 from advisor.profile import load_profile_text, resolve_profile
 from advisor.report.build import build_report
 from advisor.report.markdown import to_markdown
+from advisor.report.models import Report
 from advisor.scoring.engine import assess
 
 EVIDENCE = Path(__file__).resolve().parent / "fixtures" / "evidence"
@@ -32,7 +33,7 @@ def test_a_route_required_by_the_profile_is_knowledge_not_measured(kb) -> None: 
         hw = _hardware_fit(a, b.framework)
         assert hw.measured_score is not None and hw.evidence_source == "knowledge"
     report = build_report(a, kb, probe=_load("probe_cpu_only.json"), bench=None, profile_source="<test>")
-    md = to_markdown(report)
+    md = to_markdown(Report.model_validate(report))
     fit_rows = [ln for ln in md.splitlines() if ln.startswith("| Hardware fit")]
     assert fit_rows and all("measured" not in ln and "route support" in ln for ln in fit_rows)
 

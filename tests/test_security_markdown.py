@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from markdown_it import MarkdownIt
 
 from advisor.cli import main
-from advisor.report import to_markdown
+from advisor.report import Report, to_markdown
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORT = json.loads((ROOT / "tests" / "fixtures" / "team" / "real-cpu-quick.json").read_text())
@@ -50,11 +50,11 @@ def _hostile_report(text: str) -> dict[str, Any]:
 @settings(max_examples=25, deadline=None)
 @given(text=hostile_text())
 def test_report_markdown_shows_hostile_text_literally(text: str) -> None:
-    _assert_literal(to_markdown(_hostile_report(text + BEACON)))
+    _assert_literal(to_markdown(Report.model_validate(_hostile_report(text + BEACON))))
 
 
 def test_a_beacon_in_the_cpu_model_is_shown_as_text() -> None:
-    html = _html(to_markdown(_hostile_report(BEACON)))
+    html = _html(to_markdown(Report.model_validate(_hostile_report(BEACON))))
     assert "&lt;img src=" in html and "[click](http://evil.example)" in html
 
 

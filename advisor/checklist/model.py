@@ -191,7 +191,7 @@ class Checklist:
             if not section.items:
                 lines += ["_Nothing known for this section._", ""]
             for item in section.items:
-                lines += _item_markdown(item)
+                lines += item_markdown(item)
             lines.append("")
         if self.stale_done:
             lines.append(
@@ -202,7 +202,8 @@ class Checklist:
         return "\n".join(lines).rstrip() + "\n"
 
 
-def _item_markdown(item: Item) -> list[str]:
+def item_markdown(item: Item) -> list[str]:
+    """One item as GitHub task-list lines (its id after the title; detail, code and links indented under it)."""
     box = "[x]" if item.done else "[ ]"
     mark = "**Warning:** " if item.warning else ""
     pad = "  "

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from advisor.report import to_markdown
+from advisor.report import Report
+from advisor.report.markdown import exclusion_lines, ranking_lines, sensitivity_lines, warning_lines
 from advisor.sanitize import markdown_text
 
 
@@ -19,18 +20,22 @@ def _cell(text: Any) -> str:
 
 def _team_sections(doc: dict[str, Any]) -> list[str]:
     """The report's own ranking, breakdown, sensitivity, exclusions and warnings, one heading level down."""
-    report = {
+    report = Report.model_validate({
         **doc["team"],
         "machine": doc["machine"],
+        "probe": None,
+        "method": {},
         "benchmarks": None,
         "knowledge": doc["knowledge"],
         "tool": doc["tool"],
         "generated_at": doc["generated_at"],
-    }
-    lines = to_markdown(report).splitlines()
-    start = lines.index("## Ranking")
-    end = lines.index("## Machine") if "## Machine" in lines else len(lines)
-    return [("#" + line if line.startswith("##") else line) for line in lines[start:end]]
+    })
+    out = ["### Ranking", "", *ranking_lines(report, level=4)]
+    for title, lines in (("Sensitivity", sensitivity_lines(report)), ("Exclusions", exclusion_lines(report)),
+                         ("Warnings", warning_lines(report))):
+        if lines:
+            out += [f"### {title}", "", *lines, ""]
+    return out
 
 
 def to_markdown_decision(doc: dict[str, Any]) -> str:

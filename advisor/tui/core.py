@@ -233,7 +233,8 @@ def advice_change_line(report: dict[str, Any]) -> str | None:
 
 def report_markdown(report: dict[str, Any]) -> str:
     """The Markdown form of a report JSON."""
-    return str(_attr("advisor.report", "to_markdown")(report))
+    typed = _attr("advisor.report", "Report").model_validate(report)
+    return str(_attr("advisor.report", "to_markdown")(typed))
 
 
 def profile_yaml(profile: Profile) -> str:

@@ -24,7 +24,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print the full report as JSON on stdout")
     out.add_argument("--markdown", action="store_true", help="print the report as Markdown on stdout")
-    parser.add_argument("-o", "--output", metavar="FILE", help="also write the report (Markdown if FILE ends in .md)")
+    out.add_argument("--csv", action="store_true", help="print the ranking and benchmark figures as CSV (docs/csv.md)")
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help="also write the report (Markdown if FILE ends in .md, CSV if .csv)")
     parser.add_argument("--html", nargs="?", const="-", metavar="FILE",
                         help="write the report as one offline HTML page with charts to FILE (no FILE or -: stdout)")
     parser.add_argument("--identify", action="store_true", help="include the host name in the report")
@@ -88,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     from advisor.cli.output import emit_text, write_file
     from advisor.knowledge import load_knowledge
     from advisor.profile import Profile, load_profile, parse_profile, resolve_profile
-    from advisor.report import build_report, load_report, to_json_text, to_markdown
+    from advisor.report import Report, build_report, load_report, to_json_text, to_markdown
     from advisor.scoring import assess
 
     html_out(args)  # a --html that cannot be written is refused before anything runs
@@ -114,28 +116,39 @@ def run(args: argparse.Namespace) -> int:
         assessment, kb, probe=probe, bench=bench, profile_source=source, identify=args.identify, hostname=host
     )
     # stdout first, then the file: a file that cannot be written no longer takes the measured evidence with it.
+    typed = Report.model_validate(report)
     page = None
     if args.html:
-        from advisor.report import Report
         from advisor.report.html import report_html
 
-        # The typed report at the edge: the page reads the models, never the dict.
-        page = report_html(Report.model_validate(report), identify=args.identify)
+        page = report_html(typed, identify=args.identify)  # the page reads the typed report, never the dict
     if args.json:
         emit_text(to_json_text(report))
     elif args.markdown:
-        emit_text(to_markdown(report))
+        emit_text(to_markdown(typed))
+    elif args.csv:
+        emit_text(_csv(typed, args))
     elif args.html == "-":
         emit_text(page or "")
     else:
         summary(report)
     if args.output:
-        md = args.markdown or Path(args.output).suffix.lower() in (".md", ".markdown")
-        write_file(args.output, to_markdown(report) if md else to_json_text(report), what="report", rescue="report",
-                   on_stdout=bool(args.json and not md or args.markdown and md))
+        suffix = Path(args.output).suffix.lower()
+        md = args.markdown or suffix in (".md", ".markdown")
+        as_csv = not md and (args.csv or suffix == ".csv")
+        text = to_markdown(typed) if md else _csv(typed, args) if as_csv else to_json_text(report)
+        write_file(args.output, text, what="report", rescue="report",
+                   on_stdout=bool(args.json and not md and not as_csv or args.markdown and md or args.csv and as_csv))
     if page is not None and args.html != "-":
         write_file(args.html, page, what="HTML report", rescue="report")
     return 0
+
+
+def _csv(report: Any, args: argparse.Namespace) -> str:
+    """The ranking's and the benchmarks' figures as tidy CSV (docs/csv.md); `report` names the saved file, if any."""
+    from advisor.report.csv_out import report_rows, to_csv
+
+    return to_csv(report_rows(report, args.from_json or ""))
 
 
 def html_out(args: argparse.Namespace) -> None:
