@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import datetime as dt
 from enum import StrEnum
-from typing import Annotated, Any
+from typing import Annotated
 
-from pydantic import AfterValidator, AnyHttpUrl, BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, ConfigDict, Field, StringConstraints
 
 # The shared building blocks live in `sourcing`; they are re-exported here, where the models always were.
 from advisor.knowledge.sourcing import MAX_QUOTE_CHARS as MAX_QUOTE_CHARS
