@@ -216,3 +216,15 @@ def machine_line(machine: Mapping[str, Any]) -> str:
     if machine.get("cuda_driver"):
         parts.append(f"driver supports CUDA {machine['cuda_driver']}")
     return "; ".join(parts)
+
+
+def team_hardware_of(report: Mapping[str, Any]) -> list[str]:
+    """The hardware ids a saved report's profile must run on: `must_run_on`, then its fleet's (untrusted JSON)."""
+    known = {hw.value for hw in Hardware}
+    profile = report.get("profile") if isinstance(report, Mapping) else None
+    required = _get(profile, "constraints", "must_run_on")
+    fleet = _get(profile, "as_written", "fleet")
+    out = [h for h in required if isinstance(h, str)] if isinstance(required, list) else []
+    if isinstance(fleet, list):
+        out += [str(e.get("hardware")) for e in fleet if isinstance(e, Mapping) and isinstance(e.get("hardware"), str)]
+    return [h for h in dict.fromkeys(out) if h in known]
