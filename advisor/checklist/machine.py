@@ -23,6 +23,7 @@ HARDWARE_LABELS: dict[Hardware, str] = {
     Hardware.HUAWEI_ASCEND: "Huawei Ascend",
     Hardware.INTEL_GPU: "Intel GPU",
     Hardware.AWS_NEURON: "AWS Trainium/Inferentia (Neuron)",
+    Hardware.NVIDIA_JETSON: "NVIDIA Jetson (JetPack)",
 }
 
 #: What the verify step should see, in words a newcomer recognises.
@@ -35,6 +36,7 @@ DEVICE_NOUNS: dict[Hardware, str] = {
     Hardware.HUAWEI_ASCEND: "Ascend NPU",
     Hardware.INTEL_GPU: "Intel GPU",
     Hardware.AWS_NEURON: "Neuron device (Trainium/Inferentia)",
+    Hardware.NVIDIA_JETSON: "Jetson GPU",
 }
 
 #: Probe accelerator keys -> hardware ids (the mapping in docs/contracts: scoring uses the same one).
@@ -51,6 +53,7 @@ _PREFERENCE: tuple[Hardware, ...] = (
     Hardware.GOOGLE_TPU,
     Hardware.AWS_NEURON,
     Hardware.NVIDIA_CUDA,
+    Hardware.NVIDIA_JETSON,
     Hardware.AMD_ROCM,
     Hardware.APPLE_METAL,
     Hardware.HUAWEI_ASCEND,

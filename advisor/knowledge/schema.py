@@ -58,6 +58,9 @@ class Hardware(StrEnum):
     HUAWEI_ASCEND = "huawei_ascend"
     INTEL_GPU = "intel_gpu"
     AWS_NEURON = "aws_neuron"  # AWS Trainium and Inferentia through the Neuron SDK
+    #: NVIDIA Jetson modules (aarch64, JetPack, integrated GPU): an edge device, not a CUDA server; the
+    #: wheels that run there are NVIDIA's JetPack builds, not PyPI's CUDA wheels.
+    NVIDIA_JETSON = "nvidia_jetson"
 
 
 class OperatingSystem(StrEnum):
