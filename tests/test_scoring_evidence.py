@@ -70,15 +70,19 @@ def test_fake_tpu_probe_hardware_fit_and_cap(small) -> None:  # type: ignore[no-
     jax = ev.hardware_evidence(small, "jax", probe)
     torch = ev.hardware_evidence(small, "pytorch", probe)
     assert jax.score == 5.0 and jax.figures[0]["verified_here"] is True  # JAX's own probe used the TPU
-    assert torch.score == ev.SUPPORT_VALUE[small.frameworks["pytorch"].hardware[Hardware.GOOGLE_TPU].status]
+    # PyTorch's route was not used here: the knowledge's word, in the figures, is no measurement.
+    route = torch.figures[0]["value"]
+    status = small.frameworks["pytorch"].hardware[Hardware.GOOGLE_TPU].status
+    assert torch.score is None and route == ev.SUPPORT_VALUE[status]
     cap, why = ev.hardware_cap(small, "pytorch", probe)
-    assert cap == torch.score and "google_tpu community" in why
+    assert cap == route and "google_tpu community" in why
     assert ev.hardware_cap(small, "jax", probe) == (None, "")
 
 
 def test_required_hardware_counts_without_a_probe(small) -> None:  # type: ignore[no-untyped-def]
     m = ev.hardware_evidence(small, "mlx", None, [Hardware.APPLE_METAL])
-    assert m.score == 5.0 and m.figures[0]["detail"] == "required by the profile"
+    # Listed with its route value, but nothing was measured without the hardware here.
+    assert m.score is None and m.figures[0]["detail"] == "required by the profile" and m.figures[0]["value"] == 5.0
 
 
 def test_benchmark_ratios_from_recorded_bench() -> None:

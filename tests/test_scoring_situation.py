@@ -123,7 +123,8 @@ def test_totals_still_decompose_exactly_with_every_situation_field(kb) -> None: 
     by = {b.framework: b for b in a.ranking}
     assert gap.benefit_incumbent == pytest.approx(benefit(by["paddlepaddle"]))
     assert a.recommendation.framework == "paddlepaddle" and a.recommendation.decision == "stay"
-    assert "engineer-months" in a.recommendation.next_steps[0]
+    # The break-even is stated (first when a challenger leads the ranking; after the tie's steps otherwise).
+    assert any("engineer-months" in step for step in a.recommendation.next_steps)
 
 
 _DOMAINS = ["llm_training", "llm_serving", "vision", "ocr_document", "speech", "recommendation", "rl"]

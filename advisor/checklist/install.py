@@ -164,6 +164,18 @@ def _install_section(
             f"The knowledge base gives no install line for {fw.name} on {label}; this one is the package name "
             "alone: check the sources before relying on it."
         )
+    found_here = [d.backend for d in detect_backends(probe)]
+    if backend not in found_here:
+        here = next(
+            hw for hw in found_here
+            if hw == Hardware.CPU or (kb.hardware_support(fw.id, hw).usable and _install_lines(fw, hw))
+        )
+        # The steps are for the team's hardware; say what this machine would install, so neither is mistaken.
+        here_lines = _install_lines(fw, here) or [f"pip install {(fw.distributions or [fw.id])[0]}"]
+        detail.append(
+            f"This machine ({HARDWARE_LABELS[here]}) would install `{here_lines[0]}` instead; "
+            f"your team's hardware ({label}) needs the line below."
+        )
     if entry is not None:
         if entry.status != Support.SUPPORTED:
             detail.append(f"Support status for {label}: {entry.status.value}.")

@@ -23,6 +23,7 @@ HARDWARE_LABELS: dict[Hardware, str] = {
     Hardware.HUAWEI_ASCEND: "Huawei Ascend",
     Hardware.INTEL_GPU: "Intel GPU",
     Hardware.AWS_NEURON: "AWS Trainium/Inferentia (Neuron)",
+    Hardware.NVIDIA_JETSON: "NVIDIA Jetson (JetPack)",
 }
 
 #: What the verify step should see, in words a newcomer recognises.
@@ -35,6 +36,7 @@ DEVICE_NOUNS: dict[Hardware, str] = {
     Hardware.HUAWEI_ASCEND: "Ascend NPU",
     Hardware.INTEL_GPU: "Intel GPU",
     Hardware.AWS_NEURON: "Neuron device (Trainium/Inferentia)",
+    Hardware.NVIDIA_JETSON: "Jetson GPU",
 }
 
 #: Probe accelerator keys -> hardware ids (the mapping in docs/contracts: scoring uses the same one).
@@ -51,6 +53,7 @@ _PREFERENCE: tuple[Hardware, ...] = (
     Hardware.GOOGLE_TPU,
     Hardware.AWS_NEURON,
     Hardware.NVIDIA_CUDA,
+    Hardware.NVIDIA_JETSON,
     Hardware.AMD_ROCM,
     Hardware.APPLE_METAL,
     Hardware.HUAWEI_ASCEND,
@@ -216,3 +219,15 @@ def machine_line(machine: Mapping[str, Any]) -> str:
     if machine.get("cuda_driver"):
         parts.append(f"driver supports CUDA {machine['cuda_driver']}")
     return "; ".join(parts)
+
+
+def team_hardware_of(report: Mapping[str, Any]) -> list[str]:
+    """The hardware ids a saved report's profile must run on: `must_run_on`, then its fleet's (untrusted JSON)."""
+    known = {hw.value for hw in Hardware}
+    profile = report.get("profile") if isinstance(report, Mapping) else None
+    required = _get(profile, "constraints", "must_run_on")
+    fleet = _get(profile, "as_written", "fleet")
+    out = [h for h in required if isinstance(h, str)] if isinstance(required, list) else []
+    if isinstance(fleet, list):
+        out += [str(e.get("hardware")) for e in fleet if isinstance(e, Mapping) and isinstance(e.get("hardware"), str)]
+    return [h for h in dict.fromkeys(out) if h in known]

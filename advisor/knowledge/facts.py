@@ -23,6 +23,7 @@ from advisor.knowledge.schema import (
     ServingStack,
     Stewardship,
 )
+from advisor.knowledge.tiers import TierFact
 
 Path = tuple[str | int, ...]
 
@@ -41,6 +42,7 @@ class FactKind(StrEnum):
     GOVERNANCE = "governance"  # who maintains a framework and under which jurisdiction
     MIGRATION = "migration"  # the cost of moving from one framework to another
     SERVING = "serving"  # a serving stack and the frameworks it takes natively
+    TIER = "tier"  # who ships a hardware route: the framework's team, a vendor's plugin, a third party
 
 
 #: The kind of each fact model. Prose (compiler and distributed stories, pitfalls) is not listed: it is
@@ -59,6 +61,7 @@ KIND_OF: dict[type[BaseModel], FactKind] = {
     Stewardship: FactKind.GOVERNANCE,
     Migration: FactKind.MIGRATION,
     ServingStack: FactKind.SERVING,
+    TierFact: FactKind.TIER,
 }
 
 

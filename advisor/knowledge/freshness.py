@@ -24,6 +24,7 @@ REVIEW_DAYS_BY_KIND: dict[FactKind, int] = {
     FactKind.FLOOR: 90,
     FactKind.FRAMEWORK: 90,
     FactKind.SERVING: 90,
+    FactKind.TIER: 90,  # who ships a route changes with a vendor's plans (IPEX retired, TorchTPU replacing torch-xla)
     FactKind.SCORE: 180,
     FactKind.MIGRATION: 180,
     FactKind.GOVERNANCE: 365,

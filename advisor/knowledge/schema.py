@@ -12,59 +12,23 @@ from __future__ import annotations
 
 import datetime as dt
 from enum import StrEnum
-from typing import Annotated, Any
+from typing import Annotated
 
-from pydantic import AfterValidator, AnyHttpUrl, BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, ConfigDict, Field, StringConstraints
 
+# The shared building blocks live in `sourcing`; they are re-exported here, where the models always were.
+from advisor.knowledge.sourcing import MAX_QUOTE_CHARS as MAX_QUOTE_CHARS
+from advisor.knowledge.sourcing import Basis as Basis
+from advisor.knowledge.sourcing import Id as Id
+from advisor.knowledge.sourcing import Model as Model
+from advisor.knowledge.sourcing import Purl as Purl
+from advisor.knowledge.sourcing import Quote as Quote
+from advisor.knowledge.sourcing import Source as Source
+from advisor.knowledge.sourcing import Sources as Sources
+from advisor.knowledge.sourcing import Text as Text
+from advisor.knowledge.sourcing import Url as Url
+from advisor.knowledge.tiers import TierFact
 from advisor.limits import FiniteWeight
-
-Id = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=48)]
-Text = Annotated[str, StringConstraints(min_length=1, max_length=4000)]
-#: A package is cited as a Package URL (`pkg:pypi/torch`, optionally `@version`), so that `kb verify` can
-#: check it against whatever index pip is configured for, and no registry host is written into the base.
-Purl = Annotated[
-    str, StringConstraints(pattern=r"^pkg:pypi/[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?(?:@[A-Za-z0-9._+!-]+)?$")
-]
-Url = AnyHttpUrl | Purl
-#: The longest quote a source may carry: an excerpt that supports the fact, not a copy of the page.
-MAX_QUOTE_CHARS = 300
-Quote = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_QUOTE_CHARS)]
-
-
-class Model(BaseModel):
-    """Base: unknown keys are errors, values are immutable once loaded."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Basis(StrEnum):
-    """Whether a fact rests on what its sources say, or on the base's own reasoning from them."""
-
-    SOURCED = "sourced"  # each source carries a quote that states the fact
-    JUDGEMENT = "judgement"  # inferred: the reasoning is in the fact's rationale or notes; no quote required
-
-
-class Source(Model):
-    """Where a fact comes from: the URL, the verbatim excerpt that supports the fact, and the source's date."""
-
-    url: Url
-    quote: Quote | None = None  # None: not quoted yet (`kb validate` lists it)
-    date: dt.date | None = None  # the source's own date (release date, page date), where it has one
-
-    def __str__(self) -> str:
-        """The URL, so that a source prints and links as it did when sources were bare URLs."""
-        return str(self.url)
-
-
-def _bare_source(value: Any) -> Any:
-    # A bare string is a source without a quote yet: the base written before quotes loads unchanged.
-    return {"url": value} if isinstance(value, str) else value
-
-
-Sources = Annotated[
-    list[Annotated[Source, BeforeValidator(_bare_source, json_schema_input_type=Url | Source)]],
-    Field(min_length=1),
-]
 
 
 class Support(StrEnum):
@@ -94,6 +58,9 @@ class Hardware(StrEnum):
     HUAWEI_ASCEND = "huawei_ascend"
     INTEL_GPU = "intel_gpu"
     AWS_NEURON = "aws_neuron"  # AWS Trainium and Inferentia through the Neuron SDK
+    #: NVIDIA Jetson modules (aarch64, JetPack, integrated GPU): an edge device, not a CUDA server; the
+    #: wheels that run there are NVIDIA's JetPack builds, not PyPI's CUDA wheels.
+    NVIDIA_JETSON = "nvidia_jetson"
 
 
 class OperatingSystem(StrEnum):
@@ -142,6 +109,9 @@ class HardwareSupport(Model):
     #: Support per chip generation, by generation id (`v4`, `v5e`, `v5p`, `v6e`, `tpu7x`; `inf2`, `trn1`,
     #: `trn2`, `trn3`): a generation can lack a framework the backend as a whole supports (TensorFlow on TPU7x).
     generations: dict[Id, GenerationSupport] = Field(default_factory=dict)
+    #: Who ships the route (native, plugin, community), quoted; absent: unknown. Hardware fit on the team's
+    #: hardware caps the route by its tier (`advisor.knowledge.tiers.TIER_CAP`).
+    tier: TierFact | None = None
 
 
 class Score(Model):

@@ -230,6 +230,16 @@ class BreakEvenModel(_M):
     stay_cost: dict[str, Any] | None = Field(default=None, description="that port's effort range and capacity share")
 
 
+class InstallStepModel(_M):
+    """One install line of the advice, and whom it is for (`advisor.scoring.install_advice.InstallStep`)."""
+
+    where: Literal["here", "team"] = Field(description="this machine, or the team's hardware (must_run_on, fleet)")
+    hardware: str
+    line: str = Field(description="the install line; empty where the knowledge base knows none for that hardware")
+    from_knowledge: bool = Field(description="false: the package name alone, no line known for that backend")
+    status: Literal["supported", "preview", "community", "deprecated", "none", "unknown"]
+
+
 class RecommendationSection(_M):
     """The advice."""
 
@@ -245,6 +255,9 @@ class RecommendationSection(_M):
     break_even: BreakEvenModel | None = None
     audience: Literal["profile", "team"] = Field(
         default="profile", description="whom the advice addresses: one profile (report) or a team (team decide)"
+    )
+    install: list[InstallStepModel] = Field(
+        default_factory=list, description="install lines: the team's hardware first where this machine lacks it"
     )
 
 

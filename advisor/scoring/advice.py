@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from advisor.knowledge.base import KnowledgeBase
-from advisor.knowledge.schema import Hardware, Support
+from advisor.knowledge.schema import Hardware
 from advisor.profile import ResolvedProfile
 from advisor.scoring.decision import BreakEven, advised
 from advisor.scoring.evidence import machine_busy
 from advisor.scoring.explain import Breakdown
 from advisor.scoring.fleet import FloorFinding
+from advisor.scoring.install_advice import InstallStep, install_sentence, install_steps
 from advisor.scoring.migration import MoveCost, route_sentence
 from advisor.scoring.sensitivity import Sensitivity, advice_change_sentence
 
@@ -34,11 +35,14 @@ class Recommendation:
     decision: str = "choose"  # "stay" (keep the incumbent), "move" (to another framework) or "choose" (greenfield)
     break_even: BreakEven | None = None
     audience: Audience = "profile"
+    #: The install lines of the advice: this machine's and, where it differs, the team's hardware's.
+    install: list[InstallStep] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """JSON form for the report."""
-        out = {k: v for k, v in self.__dict__.items() if k != "break_even"}
+        out = {k: v for k, v in self.__dict__.items() if k not in ("break_even", "install")}
         out["break_even"] = self.break_even.to_json() if self.break_even else None
+        out["install"] = [s.to_json() for s in self.install]
         return out
 
 
@@ -50,17 +54,6 @@ def serving_gaps(kb: KnowledgeBase, fid: str, resolved: ResolvedProfile) -> list
         for sid in resolved.profile.serving
         if fid not in kb.serving[sid].frameworks
     ]
-
-
-def _install_hint(kb: KnowledgeBase, fid: str, present: dict[Hardware, str]) -> str | None:
-    fw = kb.frameworks[fid]
-    for hw in [h for h in present if h is not Hardware.CPU] + [Hardware.CPU]:
-        entry = fw.hardware.get(hw)
-        if entry is not None and entry.install and entry.status is not Support.NONE:
-            return f"Install {fw.name} for {hw.value}: `{entry.install}`"
-    if fw.distributions:
-        return f"Install {fw.name}: `pip install {fw.distributions[0]}`"
-    return None
 
 
 def _forced_move(kb: KnowledgeBase, current: list[str], target: str, cost: MoveCost | None) -> str:
@@ -195,10 +188,13 @@ def recommend(
                 tools = ", ".join(f"{t.name} ({t.url})" for t in mig.tools) or "no dedicated tools"
                 steps.append(f"Plan the migration {src} -> {top.framework} ({mig.cost.value} cost); tools: {tools}.")
     steps += _route_steps(kb, top.framework, decision, gap, costs)
-    if top.installed is not True:
-        hint = _install_hint(kb, top.framework, present)
+    team_hw = [*resolved.constraints.must_run_on, *(e.hardware for e in resolved.profile.fleet)]
+    install = install_steps(kb, top.framework, present, team_hw)
+    if top.installed is not True or any(s.where == "team" for s in install):
+        # Installed here, but for another backend than the team's: the team's line is still news.
+        hint = install_sentence(name, install)
         if hint:
-            steps.append(hint + ".")
+            steps.append(hint)
     if top.installed and not bench:
         steps.append("Run `fwadvisor report` without --no-bench to blend measured performance into the ranking.")
     if machine_busy(bench):
@@ -212,4 +208,4 @@ def recommend(
         steps.append("Check the weights: " + advice_change_sentence(sens.advice_change, names))
     steps.append(f"Run `fwadvisor checklist` for the onboarding checklist for {name}.")
     verdict = "tie" if decision == "stay" and top is not ranking[0] else sens.verdict
-    return Recommendation(top.framework, name, verdict, tied_with, summary, steps, decision, gap, audience)
+    return Recommendation(top.framework, name, verdict, tied_with, summary, steps, decision, gap, audience, install)

@@ -20,6 +20,7 @@ from advisor.scoring.decision import BreakEven, advice_change, advised, break_ev
 from advisor.scoring.domains import domain_ecosystem
 from advisor.scoring.explain import Breakdown, Contribution, EvidenceSource, Status, blend, on_grid, total_of
 from advisor.scoring.fleet import FloorFinding, nvidia_finding, python_finding, team_fleet
+from advisor.scoring.hardware_fit import team_hardware_fit
 from advisor.scoring.mcda import rank_order, topsis
 from advisor.scoring.migration import MoveCost, move_cost
 from advisor.scoring.sensitivity import DEFAULT_DRAWS, Sensitivity, analyse
@@ -174,7 +175,11 @@ def assess(
                 measured = ev.Measured(None, 0.0, "knowledge only")
             knowledge = fact.score
             rationale, sources, as_of = fact.rationale, [str(s) for s in fact.sources], fact.as_of
-            on_hw = ev.hardware_specific(kb, fid, cid, probe, required, cap_override)
+            if crit.evidence == "hardware":
+                # On the team's hardware, fit is that route and its tier; breadth becomes a portability note.
+                on_hw = team_hardware_fit(kb, fid, probe, required, override)
+            else:
+                on_hw = ev.hardware_specific(kb, fid, cid, probe, required, cap_override)
             replaced = on_hw is not None  # the knowledge score no longer is the framework's general score
             if on_hw is not None:
                 # A backend-specific fact replaces the hardware-agnostic score (and the cap, which only

@@ -8,9 +8,9 @@ Three kinds, chosen per criterion by `Criterion.evidence` in `criteria.yaml`:
   by how many benchmarks were shared. Where figures carry 95% confidence intervals, the ratio is taken
   at the intervals' near ends (overlapping intervals: equal); when the bench says the machine was too
   busy to trust (`machine_busy`), no benchmark evidence is used at all.
-* **hardware**: for each accelerator the probe found or the profile requires (`must_run_on`), the
-  framework's support status (5 when the framework's own probe used the device here), averaged and
-  blended with weight `HARDWARE_WEIGHT`. A CPU alone adds no evidence: every framework runs on a CPU.
+* **hardware**: for each accelerator the probe found or the profile requires (`must_run_on`, fleet), the
+  route's support status capped by its tier; only a route the framework's own probe used here counts as
+  measured (5), blended with weight `HARDWARE_WEIGHT`. A CPU alone adds no evidence.
 * **serving** and **migration**: evidence from the team's own setup, in `advisor.scoring.setup_evidence`.
 
 All inputs are the probe and bench JSON shapes (dicts), so saved reports can be re-scored.
@@ -26,6 +26,7 @@ from typing import Any
 
 from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.schema import Hardware, Support
+from advisor.knowledge.tiers import TIER_CAP, Tier
 
 #: Weight of the benchmark figure in the performance score when at least `BENCH_FULL_AT` benchmarks are shared.
 BENCH_WEIGHT = 0.4
@@ -113,11 +114,20 @@ def _support(kb: KnowledgeBase, framework: str, hw: Hardware, override: Override
     return (override or {}).get(hw) or kb.hardware_support(framework, hw)
 
 
+def route_tier(kb: KnowledgeBase, framework: str, hw: Hardware) -> Tier:
+    """Who ships `framework`'s route to `hw` (UNKNOWN where the base does not say)."""
+    entry = kb.frameworks[framework].hardware.get(hw)
+    return entry.tier.tier if entry is not None and entry.tier is not None else Tier.UNKNOWN
+
+
 def _route_value(
     kb: KnowledgeBase, framework: str, hw: Hardware, used: Collection[Hardware], override: Override | None = None
 ) -> float:
-    """0-5 for the framework's route to `hw`: 5 when its own probe used the device here, else the support status."""
-    return 5.0 if hw in used else SUPPORT_VALUE[_support(kb, framework, hw, override)]
+    """0-5 for the framework's route to `hw`: 5 when its own probe used the device here, else the support
+    status capped by the route's tier (a vendor plugin cannot fit as well as the framework's own build)."""
+    if hw in used:
+        return 5.0
+    return min(SUPPORT_VALUE[_support(kb, framework, hw, override)], TIER_CAP[route_tier(kb, framework, hw)])
 
 
 def hardware_evidence(
@@ -127,33 +137,49 @@ def hardware_evidence(
     required: Sequence[Hardware] = (),
     override: Override | None = None,
 ) -> Measured:
-    """How well `framework` fits the team's accelerators: those on this machine and those the profile requires.
+    """What this machine showed of `framework` on the team's accelerators (those here and those required).
 
-    `required` is the profile's `must_run_on`: hardware the team will use even if this machine lacks it.
+    `required` is the profile's `must_run_on` and fleet: hardware the team will use even if this machine
+    lacks it. Every route is listed in the figures (status, tier, its 0-5 value); only a route the
+    framework's own probe used here is a measurement (5), blended with `HARDWARE_WEIGHT` times the share
+    of the team's accelerators it covers. The rest is the knowledge base's word, which
+    `advisor.scoring.hardware_fit` makes the knowledge score.
     """
+    targets = team_targets(probe, required)
+    if not targets:
+        why = "no probe" if not probe else "no accelerator found here; every framework runs on the CPU"
+        return Measured(None, 0.0, f"{why}: knowledge only")
+    used = _framework_uses(probe, framework) if probe else set()
+    figures = []
+    for hw, detail in targets.items():
+        figures.append(
+            {
+                "hardware": hw.value,
+                "detail": detail,
+                "status": _support(kb, framework, hw, override).value,
+                "tier": route_tier(kb, framework, hw).value,
+                "verified_here": hw in used,
+                "value": _route_value(kb, framework, hw, used, override),
+            }
+        )
+    parts = ", ".join(
+        f"{f['hardware']}: {f['status']}, {f['tier']}{' (used here)' if f['verified_here'] else ''}" for f in figures
+    )
+    verified = sum(1 for f in figures if f["verified_here"])
+    if not verified:
+        return Measured(None, 0.0, f"team hardware: {parts}; nothing used here: knowledge only", figures)
+    weight = HARDWARE_WEIGHT * verified / len(figures)
+    return Measured(5.0, weight, f"team hardware: {parts}", figures, "probe")
+
+
+def team_targets(probe: dict[str, Any] | None, required: Sequence[Hardware]) -> dict[Hardware, str]:
+    """The team's accelerators: found here (with what was found) or required by the profile; never the CPU."""
     present = present_hardware(probe)
     targets: dict[Hardware, str] = {hw: f"found here: {d}" for hw, d in present.items() if hw is not Hardware.CPU}
     for hw in required:
         if hw is not Hardware.CPU:
             targets.setdefault(hw, "required by the profile")
-    if not targets:
-        why = "no probe" if not probe else "no accelerator found here; every framework runs on the CPU"
-        return Measured(None, 0.0, f"{why}: knowledge only")
-    used = _framework_uses(probe, framework) if probe else set()
-    values, figures = [], []
-    for hw, detail in targets.items():
-        status = _support(kb, framework, hw, override)
-        verified = hw in used
-        value = _route_value(kb, framework, hw, used, override)
-        values.append(value)
-        figures.append(
-            {"hardware": hw.value, "detail": detail, "status": status.value, "verified_here": verified, "value": value}
-        )
-    score = sum(values) / len(values)
-    parts = ", ".join(f"{f['hardware']}: {f['status']}{' (used here)' if f['verified_here'] else ''}" for f in figures)
-    # Only a route the framework's own probe used here is evidence from this machine; the rest is the base's word.
-    source = "probe" if any(f["verified_here"] for f in figures) else "knowledge"
-    return Measured(score, HARDWARE_WEIGHT, f"team hardware: {parts}", figures, source)
+    return targets
 
 
 #: Criteria whose knowledge score describes a framework on its first-class hardware; on the team's hardware
@@ -175,10 +201,13 @@ def hardware_cap(
     such scores are capped at the route's support value (averaged over the team's accelerators).
     """
     found = hardware_evidence(kb, framework, probe, required, override)
-    if found.score is None or found.score >= 5.0:
+    if not found.figures:
         return None, ""
-    routes = ", ".join(f"{f['hardware']} {f['status']}" for f in found.figures if f["value"] < 5.0)
-    return found.score, f"capped at {found.score:.2f}: reaches the team's hardware through {routes}"
+    cap = sum(f["value"] for f in found.figures) / len(found.figures)
+    if cap >= 5.0:
+        return None, ""
+    routes = ", ".join(f"{f['hardware']} {f['status']} ({f['tier']})" for f in found.figures if f["value"] < 5.0)
+    return cap, f"capped at {cap:.2f}: reaches the team's hardware through {routes}"
 
 
 @dataclass
@@ -193,9 +222,7 @@ class HardwareSpecific:
 
 
 def _targets(probe: dict[str, Any] | None, required: Sequence[Hardware]) -> list[Hardware]:
-    # The same accelerators `hardware_evidence` scores: found here or required by the profile, never the CPU.
-    found: list[Hardware] = [hw for hw in present_hardware(probe) if hw is not Hardware.CPU]
-    return [*found, *(hw for hw in required if hw is not Hardware.CPU and hw not in found)]
+    return list(team_targets(probe, required))
 
 
 def hardware_specific(

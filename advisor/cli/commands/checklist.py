@@ -68,10 +68,10 @@ def _unknown(item_id: str, known: list[str]) -> Exception:
 def run(args: argparse.Namespace) -> int:
     """Build the checklist, apply --done/--undo, and print or write it."""
     from advisor.checklist import build_checklist
+    from advisor.checklist.machine import team_hardware_of
     from advisor.cli.output import note
     from advisor.errors import UsageError
     from advisor.knowledge import load_knowledge
-    from advisor.knowledge.schema import Hardware
     from advisor.progress import ProgressStore
     from advisor.team import current_framework_of, probe_of, read_report, recommended_framework, targets_of
 
@@ -91,10 +91,8 @@ def run(args: argparse.Namespace) -> int:
                 raise UsageError("the report recommends no framework; pass --framework ID", field="--framework")
         if not targets:
             targets = [t for t in targets_of(data) if t in kb.targets]
-        # The hardware the report's profile must run on chooses the install backend (as in the app).
-        constraints = (data.get("profile") or {}).get("constraints") or {}
-        known = {hw.value for hw in Hardware}
-        must_run_on = [h for h in constraints.get("must_run_on") or [] if isinstance(h, str) and h in known]
+        # The hardware the report's profile must run on, or its fleet, chooses the install backend.
+        must_run_on = team_hardware_of(data)
         if from_framework is None:
             current = current_framework_of(data)
             # The profile's one current framework is where the team comes from, unless it is the chosen one.
