@@ -164,8 +164,8 @@ def run_from_child(child: ChildResult, *, framework: str, scope: Scope, nnodes: 
         rank, kind = _int(ev.get("rank")), ev.get("event")
         if rank is None:
             continue
-        if kind == "rank_start":
-            ranks[rank] = RankReport(rank, _int(ev.get("node")), RankState.LOST)
+        if kind == "rank_start":  # the node is the launcher's: torchrun's c10d numbers its agents its own way
+            ranks[rank] = RankReport(rank, _int(ev.get("node")) if node_rank is None else node_rank, RankState.LOST)
         elif kind == "rank_end" and rank in ranks:
             ranks[rank] = RankReport(rank, ranks[rank].node, RankState.FINISHED)
         elif kind == "rank_error" and rank in ranks:
@@ -174,7 +174,7 @@ def run_from_child(child: ChildResult, *, framework: str, scope: Scope, nnodes: 
                Outcome.CANCELLED: RunOutcome.CANCELLED}.get(child.outcome, RunOutcome.FAILED)
     if outcome == RunOutcome.OK and (not ranks or any(r.state != RankState.FINISHED for r in ranks.values())):
         outcome = RunOutcome.FAILED
-    error = "" if outcome == RunOutcome.OK else (child.error or outcome.value)
+    error = "" if outcome == RunOutcome.OK else _launcher_error(child)
     world = _int(env.get("world_size"))
     per_node = _int(env.get("nproc_per_node")) or nproc_per_node
     return CollectiveRun(
@@ -184,6 +184,13 @@ def run_from_child(child: ChildResult, *, framework: str, scope: Scope, nnodes: 
         version=str(env.get("version") or ""), launcher=launcher, rows=tuple(rows),
         ranks=tuple(ranks[k] for k in sorted(ranks)), error=error, wall_s=child.wall_s, node_rank=node_rank,
     )
+
+
+def _launcher_error(child: ChildResult) -> str:
+    """What ended the node's launcher, in its own terms (torchrun's last stderr line is a row of '=')."""
+    if child.outcome == Outcome.CRASHED and child.signal is None and child.returncode:
+        return f"the launcher exited with status {child.returncode}"
+    return child.error or child.outcome.value
 
 
 def _missing(plan: Plan, scope: Scope, nnodes: int, nproc: int, node_rank: int | None) -> CollectiveRun:
