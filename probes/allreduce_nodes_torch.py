@@ -31,7 +31,10 @@ def main() -> None:
     if rank == 0:
         emit("import", ok=True, module="torch", seconds=round(time.perf_counter() - start, 4))
     kinds = [d for d in args.device.split(",") if d]
-    use_gpu = "gpu" in kinds and torch.cuda.is_available()
+    # NCCL needs a GPU per rank of a node ("duplicate GPU" otherwise): with fewer, the node measures gloo on CPU,
+    # and its env event says so.
+    local_world = int(os.environ.get("LOCAL_WORLD_SIZE", "1"))
+    use_gpu = "gpu" in kinds and torch.cuda.is_available() and local_world <= torch.cuda.device_count()
     if use_gpu:
         torch.cuda.set_device(local_rank % torch.cuda.device_count())
         device, backend = torch.device("cuda", torch.cuda.current_device()), "nccl"

@@ -88,3 +88,26 @@ def test_leader_parses_ipv6_and_plan_rejects_bad_values() -> None:
         Plan(framework="tensorflow")
     with pytest.raises(UsageError):
         Plan(sizes=(2,))
+
+
+def test_merge_reports_takes_the_leaders_intra_run_and_every_nodes_ranks() -> None:
+    from advisor.evidence.bench.collective_model import merge_reports
+
+    intra = _run(Scope.INTRA_NODE, (_row(4096, 2, (1e-4,)),), (RankReport(0, 0, RankState.FINISHED),), nnodes=1)
+    leader = AllReduceReport("jax", intra, _run(Scope.INTER_NODE, (_row(4096, 2, (2e-4,)),),
+                                                (RankReport(0, 0, RankState.FINISHED),)))
+    other = AllReduceReport("jax", None, _run(Scope.INTER_NODE, (), (RankReport(1, 1, RankState.FINISHED),),
+                                              node_rank=1))
+    merged = merge_reports([other, leader])
+    assert merged.intra is intra and merged.inter is not None
+    assert merged.inter.outcome == RunOutcome.OK and [r.rank for r in merged.inter.ranks] == [0, 1]
+    assert merged.side_by_side()[0]["inter_over_intra_busbw"] == pytest.approx(0.5)
+
+
+def test_a_row_says_when_it_cannot_be_trusted_by_code() -> None:
+    steady = _row(4096, 2, (1.0e-4, 1.01e-4, 0.99e-4))
+    assert steady.warnings == ()
+    noisy = SizeRow(4096, 1024, "float32", 2, 10, (1e-4, 3e-4), wrong=5)
+    codes = [w.code.value for w in noisy.warnings]
+    assert codes == ["unstable", "few_samples", "disagrees"]
+    assert noisy.to_json()["warning_codes"][2] == {"code": "disagrees", "params": {"wrong": 5}}

@@ -105,6 +105,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.allreduce:
         return bench_allreduce.run(args)
+    bench_allreduce.refuse_stray(args)
     # Numbers (--budget, --threads, --nproc, ...) and the --save path were checked in advisor.cli.checks.
     err = console(stderr=True)
     cancel = threading.Event()

@@ -30,6 +30,19 @@ def configure(group: Any) -> None:
                        help="a node's run is killed and reported after this (default 300)")
 
 
+#: The flags that mean something only with --allreduce, and their defaults.
+_OWN = {"leader": None, "loopback": None, "nproc_per_node": 1, "sizes": None, "iters": 20, "samples": 5,
+        "no_intra": False, "node_timeout": 300.0}
+
+
+def refuse_stray(args: argparse.Namespace) -> None:
+    """A flag of the all-reduce given without --allreduce is a `UsageError` rather than silently ignored."""
+    stray = [k for k, default in _OWN.items() if getattr(args, k, default) != default]
+    if stray:
+        flag = "--" + stray[0].replace("_", "-")
+        raise UsageError("only means something with --allreduce", field=flag)
+
+
 def parse_sizes(text: str) -> tuple[int, ...]:
     """'4K,64K,1M' -> bytes; anything else is a `UsageError` naming --sizes."""
     out = []
@@ -67,8 +80,10 @@ def run(args: argparse.Namespace) -> int:
     from advisor.evidence.bench.collective import Leader, run_allreduce, run_loopback
     from advisor.evidence.bench.collective_model import RunOutcome
     from advisor.jsonio import json_text
+    from advisor.privacy import scrub
 
     plan = plan_of(args)
+    hide: tuple[str, ...] = ()
     cancel = threading.Event()
     outcome: dict[str, Any] = {}
     if args.loopback is not None:
@@ -82,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
         if not args.leader:
             raise UsageError("give --leader HOST:PORT (node 0's address) or --loopback N", field="--leader")
         leader = Leader.parse(args.leader)
+        hide = (leader.host.strip("[]"),)
         nnodes = int(args.nnodes) if args.nnodes and args.nnodes.isdigit() else None
         if nnodes is None:
             raise UsageError("--allreduce needs a fixed node count N", field="--nnodes")
@@ -108,7 +124,8 @@ def run(args: argparse.Namespace) -> int:
     if "error" in outcome:
         raise outcome["error"]
     report = outcome["report"]
-    text = json_text(report.to_json())
+    # As bench's JSON: no home folder, user or host name, and the leader's name hidden (ranks' errors quote it).
+    text = json_text(scrub(report.to_json(), drop_keys=False, hide=hide))
     if args.save:
         write_file(args.save, text, what="all-reduce JSON", rescue="allreduce")
     if args.json:
@@ -136,10 +153,27 @@ def render(report: Any) -> Any:
                         f"inter-node ({run_title(report.inter)})")
     for name in ("size", "intra us", "intra busbw GB/s", "inter us", "inter busbw GB/s", "inter/intra"):
         table.add_column(name, justify="right")
+    flagged = False
+
+    def mark(run: Any, nbytes: int, value: Any) -> str:
+        nonlocal flagged
+        row = run.row(nbytes) if run is not None else None
+        flagged = flagged or bool(row and row.warnings)
+        return fmt(value) + (" !" if row and row.warnings else "")
+
     for row in report.side_by_side():
-        table.add_row(_size(row["bytes"]), fmt(row["intra_time_us"]), fmt(row["intra_busbw_GBps"]),
-                      fmt(row["inter_time_us"]), fmt(row["inter_busbw_GBps"]), fmt(row["inter_over_intra_busbw"]))
+        n = row["bytes"]
+        table.add_row(_size(n), mark(report.intra, n, row["intra_time_us"]), fmt(row["intra_busbw_GBps"]),
+                      mark(report.inter, n, row["inter_time_us"]), fmt(row["inter_busbw_GBps"]),
+                      fmt(row["inter_over_intra_busbw"]))
     lines: list[Any] = [table]
+    if flagged:
+        lines.append(styled(("! the samples spread widely, too few were taken or a result was wrong (see the "
+                             "JSON's warnings)", "yellow")))
+    load = report.environment.get("loadavg_start")
+    if load:
+        lines.append(styled((f"load average at the start: {load[0]:g} on {report.environment.get('cores')} cores",
+                             "dim")))
     for run in (report.intra, report.inter):
         if run is None:
             continue

@@ -251,6 +251,19 @@ def run_intra(plan: Plan, *, nproc: int = 2, node_rank: int = 0, cancel: threadi
                           node_rank=node_rank, launcher=launcher)
 
 
+def _load() -> list[float] | None:
+    try:
+        return [round(v, 2) for v in os.getloadavg()]
+    except OSError:
+        return None
+
+
+def _environment(start: float, load: list[float] | None, **fields: Any) -> dict[str, Any]:
+    """Where and how busy: the load average at both ends (a busy host's figures say so), the wall time."""
+    return {**fields, "cores": os.cpu_count(), "loadavg_start": load, "loadavg_end": _load(),
+            "wall_s": round(time.perf_counter() - start, 3)}
+
+
 def run_allreduce(nnodes: int, node_rank: int, leader: Leader | str, *, plan: Plan | None = None,
                   nproc_per_node: int = 1, intra: bool = True, intra_nproc: int | None = None,
                   rdzv_id: str = "fwadvisor-allreduce", cancel: threading.Event | None = None,
@@ -265,13 +278,13 @@ def run_allreduce(nnodes: int, node_rank: int, leader: Leader | str, *, plan: Pl
     where = leader if isinstance(leader, Leader) else Leader.parse(leader)
     if nnodes < 1 or not 0 <= node_rank < nnodes:
         raise UsageError(f"node rank {node_rank} is not within 0..{nnodes - 1}", field="--node-rank")
-    start = time.perf_counter()
+    start, load = time.perf_counter(), _load()
     local = run_intra(plan, nproc=intra_nproc or max(nproc_per_node, 2), node_rank=node_rank, cancel=cancel,
                       on_event=on_event) if intra else None
     inter = run_node(plan, nnodes=nnodes, node_rank=node_rank, leader=where, nproc_per_node=nproc_per_node,
                      rdzv_id=rdzv_id, cancel=cancel, on_event=on_event)
-    return AllReduceReport(plan.framework, local, inter, {"node_rank": node_rank, "nnodes": nnodes,
-                                                          "wall_s": round(time.perf_counter() - start, 3)})
+    return AllReduceReport(plan.framework, local, inter,
+                           _environment(start, load, node_rank=node_rank, nnodes=nnodes, loopback=False))
 
 
 def run_loopback(nnodes: int = 2, *, plan: Plan | None = None, nproc_per_node: int = 1, intra: bool = True,
@@ -282,7 +295,7 @@ def run_loopback(nnodes: int = 2, *, plan: Plan | None = None, nproc_per_node: i
     and the rendezvous (on one host both cross the same loopback, which is what this measures).
     """
     plan = plan or Plan()
-    start = time.perf_counter()
+    start, load = time.perf_counter(), _load()
     local = run_intra(plan, nproc=nnodes * nproc_per_node, cancel=cancel, on_event=on_event) if intra else None
     leader = Leader("127.0.0.1", free_port())
     views: dict[int, CollectiveRun] = {}
@@ -298,5 +311,4 @@ def run_loopback(nnodes: int = 2, *, plan: Plan | None = None, nproc_per_node: i
     for t in threads:
         t.join()
     inter = merge_nodes([views[k] for k in sorted(views)])
-    return AllReduceReport(plan.framework, local, inter, {"loopback": True, "nnodes": nnodes,
-                                                          "wall_s": round(time.perf_counter() - start, 3)})
+    return AllReduceReport(plan.framework, local, inter, _environment(start, load, nnodes=nnodes, loopback=True))

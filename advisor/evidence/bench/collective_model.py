@@ -14,8 +14,13 @@ from enum import StrEnum
 from typing import Any
 
 from advisor.errors import ReportError
+from advisor.evidence.bench.results import BenchWarning, BenchWarningCode
 
 SCHEMA = "fwadvisor.collective/1"
+#: A row whose samples spread wider than this share of their median is flagged `unstable` (gloo on a busy host).
+UNSTABLE_SPREAD = 0.25
+#: Fewer samples than this are flagged `few_samples`.
+MIN_SAMPLES = 3
 #: The units every figure of this module is given in (the JSON names carry them too).
 UNITS = {"bytes": "B", "time_us": "us", "algbw_GBps": "GB/s (1e9 bytes/s)", "busbw_GBps": "GB/s (1e9 bytes/s)"}
 
@@ -85,13 +90,29 @@ class SizeRow:
         """algbw * 2(n-1)/n."""
         return self.algbw_GBps * bus_factor(self.ranks)
 
+    @property
+    def warnings(self) -> tuple[BenchWarning, ...]:
+        """Why the row may not be trusted, as the bench's warning codes (the sentence written here, once)."""
+        out = []
+        if self.spread > UNSTABLE_SPREAD:
+            out.append(BenchWarning(BenchWarningCode.UNSTABLE, f"unstable: the samples spread over {self.spread:.0%} "
+                                    "of their median", {"spread": round(self.spread, 4)}))
+        if len(self.times_s) < MIN_SAMPLES:
+            out.append(BenchWarning(BenchWarningCode.FEW_SAMPLES, f"only {len(self.times_s)} sample(s)",
+                                    {"samples": len(self.times_s)}))
+        if self.wrong:
+            out.append(BenchWarning(BenchWarningCode.DISAGREES, f"{self.wrong} element(s) reduced to a wrong value",
+                                    {"wrong": self.wrong}))
+        return tuple(out)
+
     def to_json(self) -> dict[str, Any]:
         """The row with its figures, units in the names."""
         return {
             "bytes": self.nbytes, "elements": self.elements, "dtype": self.dtype, "ranks": self.ranks,
             "iters": self.iters, "time_us": round(self.time_s * 1e6, 3), "algbw_GBps": round(self.algbw_GBps, 6),
             "busbw_GBps": round(self.busbw_GBps, 6), "spread": round(self.spread, 4), "wrong": self.wrong,
-            "times_s": list(self.times_s),
+            "times_s": list(self.times_s), "warnings": [w.message for w in self.warnings],
+            "warning_codes": [w.code_json() for w in self.warnings],
         }
 
     @classmethod
@@ -261,3 +282,17 @@ class AllReduceReport:
         intra, inter = data.get("intra"), data.get("inter")
         return cls(str(data.get("framework") or ""), None if intra is None else CollectiveRun.from_json(intra),
                    None if inter is None else CollectiveRun.from_json(inter), dict(data.get("environment") or {}))
+
+
+def merge_reports(reports: Sequence[AllReduceReport]) -> AllReduceReport:
+    """Every node's report of one fleet run as one: the leader's intra-node run, the nodes' inter-node views merged.
+
+    The leader is the report whose inter-node run has rows (node 0's); each node's own intra-node figure stays in
+    its own report, for a comparison between nodes.
+    """
+    if not reports:
+        raise ValueError("no node's report to merge")
+    views = [r.inter for r in reports if r.inter is not None]
+    leader = next((r for r in reports if r.inter is not None and r.inter.rows), reports[0])
+    return AllReduceReport(leader.framework, leader.intra, merge_nodes(views) if views else None,
+                           {**leader.environment, "nodes_reporting": len(reports)})
