@@ -34,8 +34,7 @@ def main() -> None:
             from jax import shard_map
         except ImportError:  # jax < 0.7 kept it under experimental
             from jax.experimental.shard_map import shard_map  # type: ignore[no-redef]
-    if rank == 0:
-        emit("import", ok=True, module="jax", seconds=round(time.perf_counter() - start, 4))
+    emit("import", ok=True, module="jax", seconds=round(time.perf_counter() - start, 4))  # one process per node
     gpu = "gpu" in args.device.split(",") and os.environ.get("JAX_PLATFORMS", "") != "cpu"
     if world > 1:
         jax.config.update("jax_cpu_collectives_implementation", "gloo")
@@ -44,11 +43,10 @@ def main() -> None:
     devices = jax.devices()
     kind = devices[0].platform
     emit("rank_start", rank=rank, local_rank=0, node=rank, pid=os.getpid(), world_size=len(devices))
-    if rank == 0:
-        emit("env", framework="jax", version=jax.__version__, backend="gloo" if kind == "cpu" else kind,
-             device="cpu" if kind == "cpu" else "gpu" if gpu or kind in ("gpu", "cuda", "rocm") else kind,
-             device_name=str(devices[0].device_kind), nnodes=world, world_size=len(devices),
-             nproc_per_node=jax.local_device_count())
+    emit("env", framework="jax", version=jax.__version__, backend="gloo" if kind == "cpu" else kind,
+         device="cpu" if kind == "cpu" else "gpu" if gpu or kind in ("gpu", "cuda", "rocm") else kind,
+         device_name=str(devices[0].device_kind), nnodes=world, world_size=len(devices),
+         nproc_per_node=jax.local_device_count())
     mesh = Mesh(np.array(devices), ("x",))
     sharding = NamedSharding(mesh, P("x"))
     psum = jax.jit(shard_map(lambda x: jax.lax.psum(x, "x"), mesh=mesh, in_specs=P("x"), out_specs=P("x")))
@@ -79,7 +77,7 @@ def main() -> None:
 
     try:
         R.run_sizes(args, rank=rank, world=n_dev, allreduce=allreduce, check=check, slowest=slowest,
-                    barrier=lambda: multihost_utils.sync_global_devices("allreduce"))
+                    barrier=lambda: multihost_utils.sync_global_devices("allreduce"), reporter=R.reporting_node())
     except Exception as exc:  # noqa: BLE001 - a lost peer surfaces here; it is this rank's result
         emit("rank_error", rank=rank, error=f"{type(exc).__name__}: {exc}"[:500])
         exit_now(1)

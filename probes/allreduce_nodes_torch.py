@@ -28,7 +28,8 @@ def main() -> None:
     with quiet_stdout():
         import torch
         import torch.distributed as dist
-    if rank == 0:
+    reporter = local_rank == 0 and R.reporting_node()
+    if local_rank == 0:
         emit("import", ok=True, module="torch", seconds=round(time.perf_counter() - start, 4))
     kinds = [d for d in args.device.split(",") if d]
     # NCCL needs a GPU per rank of a node ("duplicate GPU" otherwise): with fewer, the node measures gloo on CPU,
@@ -43,7 +44,7 @@ def main() -> None:
     torch.set_num_threads(1)
     dist.init_process_group(backend=backend, timeout=datetime.timedelta(seconds=args.op_timeout))
     emit("rank_start", rank=rank, local_rank=local_rank, node=node, pid=os.getpid(), world_size=world)
-    if rank == 0:
+    if local_rank == 0:  # every node says what it ran (a node with fewer GPUs than ranks falls back to gloo)
         emit("env", framework="pytorch", version=torch.__version__, backend=backend,
              device="gpu" if use_gpu else "cpu", device_name=str(torch.cuda.get_device_name()) if use_gpu else "cpu",
              nnodes=int(os.environ.get("GROUP_WORLD_SIZE", "1")), world_size=world,
@@ -75,7 +76,7 @@ def main() -> None:
 
     try:
         R.run_sizes(args, rank=rank, world=world, allreduce=allreduce, check=check, slowest=slowest,
-                    barrier=dist.barrier)
+                    barrier=dist.barrier, reporter=reporter)
         dist.barrier()
     except Exception as exc:  # noqa: BLE001 - a lost peer surfaces here; it is this rank's result
         emit("rank_error", rank=rank, error=f"{type(exc).__name__}: {exc}"[:500])

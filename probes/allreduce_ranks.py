@@ -8,7 +8,9 @@ times: one definition, in `advisor.evidence.bench.collective_model`.
 
 Every rank says `rank_start` (after joining), `rank_end` (after leaving) or `rank_error` (a collective
 raised: usually a peer that died), so the parent of each node can name a rank that died or hung: one that
-began and said neither. Rank 0 alone sends the per-size samples.
+began and said neither. One rank sends the per-size samples: the first local rank of the node
+whose launcher the parent marked `FWADVISOR_REPORTING_NODE=1` (the leader), since torchrun's c10d rendezvous
+numbers ranks in its own order; every rank holds the same slowest-rank samples, so any one can.
 """
 
 from __future__ import annotations
@@ -50,6 +52,11 @@ def own_stdout() -> None:
     _proto._OUT = os.fdopen(events, "w", buffering=1, encoding="utf-8")
 
 
+def reporting_node() -> bool:
+    """Whether this rank's launcher is the one the parent asked to report the samples (the leader's)."""
+    return os.environ.get("FWADVISOR_REPORTING_NODE") == "1"
+
+
 def fault(rank: int) -> str:
     """A test's fault for this rank (`FWADVISOR_COLLECTIVE_FAULT=hang@1` or `exit@1`); "" for none."""
     spec = os.environ.get("FWADVISOR_COLLECTIVE_FAULT", "")
@@ -66,8 +73,9 @@ def run_sizes(
     check: Callable[[int], int],
     slowest: Callable[[list[float]], list[float]],
     barrier: Callable[[], None],
+    reporter: bool,
 ) -> None:
-    """Time every size: `allreduce(n)` gives a synchronised call on n float32 elements; rank 0 emits the samples.
+    """Time every size: `allreduce(n)` gives a synchronised call on n float32 elements; `reporter` emits the samples.
 
     `check(n)` runs one all-reduce of rank+1 and returns the number of wrong elements (nccl-tests' "#wrong");
     `slowest(times)` is the element-wise maximum of every rank's sample times.
@@ -90,6 +98,6 @@ def run_sizes(
                 call()
             times.append((time.perf_counter() - t0) / max(args.iters, 1))
         times = slowest(times)
-        if rank == 0:
+        if reporter:
             emit("allreduce_size", bytes=nbytes, elements=n, dtype="float32", world_size=world,
                  iters=args.iters, warmup=args.warmup, times_s=[float(f"{t:.6g}") for t in times], wrong=wrong)

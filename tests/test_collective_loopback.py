@@ -28,7 +28,8 @@ TINY = dict(sizes=(4096, 16384), iters=3, samples=2, warmup=1, timeout_s=120.0, 
 
 @pytest.mark.parametrize("framework", ["pytorch", "jax"])
 def test_two_nodes_on_loopback_report_nccl_tests_figures(framework: str) -> None:
-    report = run_loopback(2, plan=Plan(framework=framework, **TINY), intra=False)
+    events: list[RankEvent] = []
+    report = run_loopback(2, plan=Plan(framework=framework, **TINY), intra=False, on_event=events.append)
     run = report.inter
     assert run is not None and report.intra is None
     assert run.outcome == RunOutcome.OK, run.error
@@ -40,6 +41,9 @@ def test_two_nodes_on_loopback_report_nccl_tests_figures(framework: str) -> None
         assert row.wrong == 0 and row.ranks == 2 and len(row.times_s) == 2 and row.time_s > 0
         assert row.algbw_GBps == pytest.approx(row.nbytes / row.time_s / 1e9)
         assert row.busbw_GBps == pytest.approx(row.algbw_GBps)  # 2(n-1)/n is 1 for two ranks
+    # The leader (node 0) reports the rows, whichever rank numbers torchrun's rendezvous gave its ranks.
+    assert sorted({e.node for e in events if e.kind == "size"}) == [0]
+    assert sorted(e.node for e in events if e.kind == "rank_end") == [0, 1]
     assert CHILDREN.alive() == []
 
 

@@ -51,7 +51,7 @@ def test_side_by_side_pairs_sizes_and_compares_bus_bandwidth() -> None:
 
 def test_merge_names_the_rank_that_never_finished_and_keeps_the_leaders_rows() -> None:
     leader = _run(Scope.INTER_NODE, (_row(4096, 3, (1e-4,)),), (RankReport(0, 0, RankState.ERROR, "peer lost"),),
-                  nnodes=3, outcome=RunOutcome.FAILED, error="the launcher exited with status 1")
+                  nnodes=3, outcome=RunOutcome.FAILED, error="exited with status 1")
     other = _run(Scope.INTER_NODE, (), (RankReport(1, 1, RankState.LOST),), nnodes=3, outcome=RunOutcome.TIMED_OUT,
                  node_rank=1)
     merged = merge_nodes([leader, other])

@@ -187,9 +187,9 @@ def run_from_child(child: ChildResult, *, framework: str, scope: Scope, nnodes: 
 
 
 def _launcher_error(child: ChildResult) -> str:
-    """What ended the node's launcher, in its own terms (torchrun's last stderr line is a row of '=')."""
+    """What ended the node's launcher or process (torchrun's last stderr line is a row of "=", not a reason)."""
     if child.outcome == Outcome.CRASHED and child.signal is None and child.returncode:
-        return f"the launcher exited with status {child.returncode}"
+        return f"exited with status {child.returncode}"
     return child.error or child.outcome.value
 
 
@@ -205,6 +205,7 @@ def run_node(plan: Plan, *, nnodes: int, node_rank: int, leader: Leader, nproc_p
     if not _installed(plan.framework):
         return _missing(plan, Scope.INTER_NODE, nnodes, nproc_per_node, node_rank)
     root = probes_root()
+    report = {"FWADVISOR_REPORTING_NODE": "1" if node_rank == 0 else "0"}  # the leader's ranks send the rows
     if plan.framework == "pytorch":
         # is_host says which agent serves the c10d store: the leader's, also when every "node" shares one host.
         args = [f"--nnodes={nnodes}", f"--nproc-per-node={nproc_per_node}", "--rdzv-backend=c10d",
@@ -212,7 +213,7 @@ def run_node(plan: Plan, *, nnodes: int, node_rank: int, leader: Leader, nproc_p
                 "--max-restarts=0", "-m", _MODULES["pytorch"], *plan.child_args()]
         with CHILDREN.temp_dir("torchrun") as tmp:  # torchrun's log folders land here and go with it
             child = run_child("torch.distributed.run", args, root=root, timeout=plan.timeout_s, cancel=cancel,
-                              env=_env(plan, {"TMPDIR": str(tmp)}), on_event=_relay(node_rank, on_event))
+                              env=_env(plan, {"TMPDIR": str(tmp), **report}), on_event=_relay(node_rank, on_event))
         launcher = "torch.distributed.run (c10d rendezvous)"
     else:
         coordinator = Leader(leader.host, leader.port + 1)
@@ -220,7 +221,7 @@ def run_node(plan: Plan, *, nnodes: int, node_rank: int, leader: Leader, nproc_p
         args = ["--coordinator", str(coordinator), "--num-processes", str(nnodes), "--process-id", str(node_rank),
                 *plan.child_args()]
         child = run_child(_MODULES["jax"], args, root=root, timeout=plan.timeout_s, cancel=cancel,
-                          env=_env(plan, {"XLA_FLAGS": flags}), on_event=_relay(node_rank, on_event))
+                          env=_env(plan, {"XLA_FLAGS": flags, **report}), on_event=_relay(node_rank, on_event))
         launcher = "jax.distributed.initialize"
     return run_from_child(child, framework=plan.framework, scope=Scope.INTER_NODE, nnodes=nnodes,
                           nproc_per_node=nproc_per_node, node_rank=node_rank, launcher=launcher)
@@ -235,17 +236,18 @@ def run_intra(plan: Plan, *, nproc: int = 2, node_rank: int = 0, cancel: threadi
         return CollectiveRun(plan.framework, Scope.INTRA_NODE, RunOutcome.SKIPPED, 1, nproc, node_rank=node_rank,
                              error="one rank on this node: nothing to reduce across")
     root = probes_root()
+    report = {"FWADVISOR_REPORTING_NODE": "1"}  # one node: its first rank sends the rows
     if plan.framework == "pytorch":
         args = ["--standalone", "--nnodes=1", f"--nproc-per-node={nproc}", "--max-restarts=0", "-m",
                 _MODULES["pytorch"], *plan.child_args()]
         with CHILDREN.temp_dir("torchrun") as tmp:
             child = run_child("torch.distributed.run", args, root=root, timeout=plan.timeout_s, cancel=cancel,
-                              env=_env(plan, {"TMPDIR": str(tmp)}), on_event=_relay(node_rank, on_event))
+                              env=_env(plan, {"TMPDIR": str(tmp), **report}), on_event=_relay(node_rank, on_event))
         launcher = "torch.distributed.run --standalone"
     else:
         flags = f"{os.environ.get('XLA_FLAGS', '')} --xla_force_host_platform_device_count={nproc}".strip()
         child = run_child(_MODULES["jax"], plan.child_args(), root=root, timeout=plan.timeout_s, cancel=cancel,
-                          env=_env(plan, {"XLA_FLAGS": flags}), on_event=_relay(node_rank, on_event))
+                          env=_env(plan, {"XLA_FLAGS": flags, **report}), on_event=_relay(node_rank, on_event))
         launcher = "one JAX process, host-platform devices"
     return run_from_child(child, framework=plan.framework, scope=Scope.INTRA_NODE, nnodes=1, nproc_per_node=nproc,
                           node_rank=node_rank, launcher=launcher)
