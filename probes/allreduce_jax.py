@@ -39,7 +39,7 @@ def main() -> None:
     if world > 1:
         jax.config.update("jax_cpu_collectives_implementation", "gloo")
         jax.distributed.initialize(coordinator_address=args.coordinator, num_processes=world, process_id=rank,
-                                   initialization_timeout=int(max(args.op_timeout, 10)))
+                                   initialization_timeout=int(max(args.join_timeout, 10)))
     devices = jax.devices()
     kind = devices[0].platform
     emit("rank_start", rank=rank, local_rank=0, node=rank, pid=os.getpid(), world_size=len(devices))

@@ -33,6 +33,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p.add_argument("--warmup", type=int, default=2, help="untimed calls per size first")
     p.add_argument("--device", default="cpu,gpu", help="device kinds to use, in order of preference")
     p.add_argument("--op-timeout", type=float, default=60.0, help="seconds a collective may block (a lost peer)")
+    p.add_argument("--join-timeout", type=float, default=300.0, help="seconds to wait for every process to join")
     # JAX only (torchrun passes these through its environment instead).
     p.add_argument("--coordinator", default="", help="JAX coordinator HOST:PORT (process 0 serves it)")
     p.add_argument("--num-processes", type=int, default=1)

@@ -72,7 +72,9 @@ class Plan:
     samples: int = 5
     warmup: int = 2
     devices: tuple[str, ...] = ("cpu", "gpu")
-    timeout_s: float = 300.0  # a node's whole run; a rank that hangs past it is killed and reported lost
+    # A node's whole run, and how long the nodes wait for each other to join (a node still busy with its
+    # intra-node run); a rank that hangs past it is killed and reported lost.
+    timeout_s: float = 300.0
     op_timeout_s: float = 60.0  # how long a collective may block on a lost peer before the rank reports it
 
     def __post_init__(self) -> None:
@@ -87,7 +89,7 @@ class Plan:
         """The options every rank script takes."""
         return ["--sizes", ",".join(map(str, self.sizes)), "--iters", str(self.iters), "--samples",
                 str(self.samples), "--warmup", str(self.warmup), "--device", ",".join(self.devices),
-                "--op-timeout", f"{self.op_timeout_s:g}"]
+                "--op-timeout", f"{self.op_timeout_s:g}", "--join-timeout", f"{self.timeout_s:g}"]
 
 
 @dataclass(frozen=True)
@@ -208,8 +210,9 @@ def run_node(plan: Plan, *, nnodes: int, node_rank: int, leader: Leader, nproc_p
     report = {"FWADVISOR_REPORTING_NODE": "1" if node_rank == 0 else "0"}  # the leader's ranks send the rows
     if plan.framework == "pytorch":
         # is_host says which agent serves the c10d store: the leader's, also when every "node" shares one host.
+        conf = f"is_host={int(node_rank == 0)},join_timeout={max(int(plan.timeout_s), 1)}"
         args = [f"--nnodes={nnodes}", f"--nproc-per-node={nproc_per_node}", "--rdzv-backend=c10d",
-                f"--rdzv-endpoint={leader}", f"--rdzv-id={rdzv_id}", f"--rdzv-conf=is_host={int(node_rank == 0)}",
+                f"--rdzv-endpoint={leader}", f"--rdzv-id={rdzv_id}", f"--rdzv-conf={conf}",
                 "--max-restarts=0", "-m", _MODULES["pytorch"], *plan.child_args()]
         with CHILDREN.temp_dir("torchrun") as tmp:  # torchrun's log folders land here and go with it
             child = run_child("torch.distributed.run", args, root=root, timeout=plan.timeout_s, cancel=cancel,
