@@ -111,3 +111,11 @@ def test_a_row_says_when_it_cannot_be_trusted_by_code() -> None:
     codes = [w.code.value for w in noisy.warnings]
     assert codes == ["unstable", "few_samples", "disagrees"]
     assert noisy.to_json()["warning_codes"][2] == {"code": "disagrees", "params": {"wrong": 5}}
+
+
+@pytest.mark.parametrize("times", [(), (float("nan"),), (-1.0,), (float("inf"), 1.0)])
+def test_a_row_without_usable_times_is_refused_where_it_is_read(times: tuple[float, ...]) -> None:
+    inter = _run(Scope.INTER_NODE, (_row(4096, 2, (1e-4,)),), (RankReport(0, 0, RankState.FINISHED),)).to_json()
+    inter["rows"][0]["times_s"] = list(times)
+    with pytest.raises(ReportError):
+        CollectiveRun.from_json(inter)

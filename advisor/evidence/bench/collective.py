@@ -152,7 +152,7 @@ def _int(v: Any) -> int | None:
 
 def run_from_child(child: ChildResult, *, framework: str, scope: Scope, nnodes: int, nproc_per_node: int,
                    node_rank: int | None, launcher: str) -> CollectiveRun:
-    """One node's view of a run from its child's events: the rows (rank 0's node), its ranks, its outcome."""
+    """One node's view of a run from its child's events: the rows (the leader's), its ranks, its outcome."""
     env = next((e for e in child.of("env")), {})
     rows: list[SizeRow] = []
     for ev in child.of("allreduce_size"):

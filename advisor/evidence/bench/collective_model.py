@@ -7,6 +7,7 @@ number of ranks, the figure to compare with the hardware's link bandwidth whatev
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -68,6 +69,13 @@ class SizeRow:
     iters: int
     times_s: tuple[float, ...]
     wrong: int = 0  # elements whose reduced value was wrong (nccl-tests' "#wrong")
+
+    def __post_init__(self) -> None:
+        # A child's or a file's numbers: a row that cannot give a figure is refused here, not divided by later.
+        if not self.times_s or not all(math.isfinite(t) and t >= 0 for t in self.times_s):
+            raise ValueError(f"times must be finite and non-negative, got {self.times_s[:5]!r}")
+        if self.nbytes < 1 or self.ranks < 1 or self.iters < 1 or self.wrong < 0:
+            raise ValueError(f"bad row: {self.nbytes} bytes, {self.ranks} ranks, {self.iters} iterations")
 
     @property
     def time_s(self) -> float:
