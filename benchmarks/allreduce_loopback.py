@@ -1,9 +1,11 @@
 """Cross-node all-reduce on loopback beside the single-node one, same sizes: PyTorch (gloo) and JAX (gloo).
 
 Two "nodes" are two launchers on this host (torchrun agents with a c10d rendezvous on 127.0.0.1, or two
-JAX processes joined by jax.distributed); the single-node run has as many ranks in one launcher. Both cross
-the same loopback, so the difference is what the launcher and the rendezvous add. Prints one table per
-framework and writes the JSON (one `fwadvisor.collective/1` document per framework) to --out.
+JAX processes joined by jax.distributed); the single-node run has as many ranks in one launcher. For PyTorch
+both runs are two gloo processes over the loopback, so the difference is what the launcher and the
+rendezvous add; for JAX the single-node run is one process whose two host devices reduce in memory, the
+two-node run gloo over TCP. Prints one table per framework and writes the JSON (one `fwadvisor.collective/1`
+document per framework) to --out.
 
     PYTHONPATH=. .venv/bin/python benchmarks/allreduce_loopback.py [--sizes 4K,64K,1M,16M] [--out FILE]
 """
