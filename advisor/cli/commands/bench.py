@@ -6,6 +6,8 @@ import argparse
 import sys
 from typing import Any
 
+from advisor.cli.commands import bench_allreduce
+
 HELP = "measure GEMM, memory, dispatch, conv, training, latency and all-reduce through each framework"
 
 #: Outcomes that mean a measurement went wrong (exit status 1); "skipped" and "missing" are not errors.
@@ -54,6 +56,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     dist.add_argument("--rdzv-id", help="torchrun --rdzv-id (the same on every node)")
     dist.add_argument("--master-addr", help="torchrun --master-addr (static rendezvous)")
     dist.add_argument("--master-port", type=int, help="torchrun --master-port (static rendezvous)")
+    bench_allreduce.configure(dist)
 
 
 def _split(values: list[str]) -> list[str]:
@@ -100,6 +103,9 @@ def run(args: argparse.Namespace) -> int:
     from advisor.jsonio import json_text
     from advisor.privacy import scrub
 
+    if args.allreduce:
+        return bench_allreduce.run(args)
+    bench_allreduce.refuse_stray(args)
     # Numbers (--budget, --threads, --nproc, ...) and the --save path were checked in advisor.cli.checks.
     err = console(stderr=True)
     cancel = threading.Event()
