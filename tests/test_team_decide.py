@@ -226,3 +226,15 @@ def test_the_same_member_twice_counts_once(tmp_path: Path) -> None:
         ("ana-copy.yaml", f"the same member as {one}: counted once"),
         ("ana.yaml", f"the same member as {one}: counted once"),
     ]
+
+
+def test_decide_reports_each_member_scored_and_scanned() -> None:
+    from advisor.team.progress import DecideProgress, DecideStep
+
+    events: list[DecideProgress] = []
+    members = [member("ana", DEPLOYER), member("ben", DEBUGGER), member("cho", JUDGE)]
+    decide(KB, members, probe=probe_fixture(), draws=DRAWS, on_progress=events.append)
+    assert [(e.step, e.done, e.total) for e in events] == [
+        *((DecideStep.MEMBERS, k, 3) for k in (1, 2, 3)),
+        *((DecideStep.FRAGILITY, k, 3) for k in (1, 2, 3)),
+    ]

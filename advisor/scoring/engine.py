@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from advisor.knowledge.base import KnowledgeBase
-from advisor.knowledge.freshness import stale_facts
+from advisor.knowledge.freshness import StaleFact, stale_facts
 from advisor.knowledge.schema import Hardware, Support
 from advisor.profile import ResolvedProfile
 from advisor.scoring import evidence as ev
@@ -118,10 +118,12 @@ def assess(
     seed: int = 0,
     draws: int = DEFAULT_DRAWS,
     audience: Audience = "profile",
+    known_stale: list[StaleFact] | None = None,
 ) -> Assessment:
     """Score every candidate framework for `resolved` with the evidence given (probe/bench JSON or None).
 
     `audience` is whom the advice addresses: one person's profile, or a team's (`advisor.team.decide`).
+    `known_stale` is `stale_facts(kb, today)` where the caller has it (`decide` assesses every member on one base).
     """
     today = today or dt.date.today()
     warnings = [Warning_("profile", w) for w in resolved.warnings]
@@ -239,7 +241,7 @@ def assess(
     )
 
     weighted = {c for c in criteria if norm[c] > 0}
-    for stale in stale_facts(kb, today):
+    for stale in stale_facts(kb, today) if known_stale is None else known_stale:
         if stale.framework in cons.candidates and (stale.kind != "score" or stale.subject in weighted):
             text = (f"{stale.framework}: {stale.subject} ({stale.as_of.isoformat()}) is past its "
                     f"{stale.review_days}-day review interval [{stale.id}]")

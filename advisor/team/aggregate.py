@@ -24,6 +24,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from advisor.profile import AhpResult, ahp_weights
+from advisor.profile.ahp import ahp_layout, ahp_solve
 
 Judgement = tuple[str, str, float]
 
@@ -96,6 +97,73 @@ def team_weights(
         own = [ahp_weights(r).weights for r in pairwise_rows]
         return combine(None, 0, [*weight_rows, *own], criteria), None
     return combine(group.weights, len(pairwise_rows), weight_rows, criteria), group
+
+
+class OneVaried:
+    """`team_weights` of a team in which one pairwise member's judgement values vary and everything else stays.
+
+    The fragility scan asks for the team's weights hundreds of times per member with only that member's
+    values changed. The other members' pooled logarithms, the group matrix's layout and the weight rows'
+    normalised shares are worked out once here; each call redoes the varied member's pairs and the
+    eigenvector. The figures are `team_weights`'s own, term for term, and `math.fsum` is exactly rounded
+    (the order of its terms cannot change its result), so they are the same to the last bit.
+    """
+
+    def __init__(
+        self,
+        weight_rows: Sequence[Mapping[str, float]],
+        pairwise_rows: Sequence[Sequence[Judgement]],
+        index: int,
+        criteria: Sequence[str],
+    ) -> None:
+        self.criteria = list(criteria)
+        self.pairs = [(a, b) for a, b, _ in pairwise_rows[index]]
+        # The group's pairs in first-seen order, and which way round each of the member's judgements
+        # enters them: as `geometric_mean_judgements` decides, which reads only the names.
+        logs: dict[tuple[str, str], list[float]] = {}
+        self.slots: list[tuple[tuple[str, str], bool]] = []
+        for m, judgements in enumerate(pairwise_rows):
+            for a, b, x in judgements:
+                flipped = (b, a) in logs
+                key = (b, a) if flipped else (a, b)
+                pooled = logs.setdefault(key, [])
+                if m == index:
+                    self.slots.append((key, flipped))
+                else:
+                    pooled.append(-math.log(x) if flipped else math.log(x))
+        self.keys = list(logs)
+        self.others = logs
+        varied = {key for key, _ in self.slots}
+        self.fixed = {k: math.exp(math.fsum(v) / len(v)) for k, v in logs.items() if k not in varied}
+        individuals = [normalized({c: w.get(c, 0.0) for c in criteria}) for w in weight_rows]
+        try:
+            self.layout = ahp_layout(self.keys)
+            self.block_size: float | None = float(len(pairwise_rows))
+            self.count = math.fsum([*(1.0 for _ in individuals), self.block_size])
+        except ValueError:  # no group matrix: each pairwise member's own weights join the mean (`team_weights`)
+            self.layout = ahp_layout(self.pairs)
+            self.block_size = None
+            own = [ahp_weights(r).weights for i, r in enumerate(pairwise_rows) if i != index]
+            individuals += [normalized({c: w.get(c, 0.0) for c in criteria}) for w in own]
+            self.count = math.fsum(1.0 for _ in range(len(individuals) + 1))
+        self.terms = {c: [r[c] for r in individuals] for c in criteria}
+
+    def weights(self, values: Sequence[float]) -> dict[str, float]:
+        """The team's weights with the member's judgement values (on the same pairs, in order) set to `values`."""
+        if self.block_size is None:
+            own = ahp_solve(self.layout, values).weights
+            row = normalized({c: own.get(c, 0.0) for c in self.criteria})
+            return {c: math.fsum([*self.terms[c], row[c]]) / self.count for c in self.criteria}
+        pooled: dict[tuple[str, str], list[float]] = {}
+        for (key, flipped), x in zip(self.slots, values, strict=True):
+            pooled.setdefault(key, list(self.others[key])).append(-math.log(x) if flipped else math.log(x))
+        group = [
+            self.fixed[k] if k in self.fixed else math.exp(math.fsum(pooled[k]) / len(pooled[k])) for k in self.keys
+        ]
+        block = ahp_solve(self.layout, group).weights
+        row = normalized({c: block.get(c, 0.0) for c in self.criteria})
+        n = self.block_size
+        return {c: math.fsum([*self.terms[c], n * row[c]]) / self.count for c in self.criteria}
 
 
 def ranks_of(scores: Sequence[float]) -> NDArray[np.float64]:

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from advisor.knowledge.base import KnowledgeBase
+from advisor.knowledge.freshness import stale_facts
 from advisor.profile import AhpResult, resolve_profile
 from advisor.scoring.constraints import Exclusion, apply_constraints, check_constraints
 from advisor.scoring.engine import Assessment, assess
@@ -27,6 +28,7 @@ from advisor.scoring.sensitivity import DEFAULT_DRAWS
 from advisor.team.aggregate import kendall_w, normalized, ranks_of, team_weights
 from advisor.team.fragility import FRAGILE_CHANGE, Fragility, analyse_fragility
 from advisor.team.members import LeftOut, Member
+from advisor.team.progress import DecideProgress, DecideStep, OnProgress
 from advisor.team.situation import team_profile
 from advisor.team.warnings import TeamWarning, TeamWarningCode
 
@@ -187,10 +189,18 @@ def decide(
     seed: int = 0,
     draws: int | None = None,
     today: dt.date | None = None,
+    on_progress: OnProgress | None = None,
 ) -> TeamDecision:
-    """The team's answer from `members` (at least one) on the evidence given."""
+    """The team's answer from `members` (at least one) on the evidence given; `on_progress` hears of each member."""
+    def report(step: DecideStep, done: int) -> None:
+        if on_progress is not None:
+            on_progress(DecideProgress(step, done, len(members)))
+
     if not members:
         raise ValueError("a team decision needs at least one member")
+    # One date and one list of stale facts for the team and every member (the list takes as long as a member).
+    today = today or dt.date.today()
+    known_stale = stale_facts(kb, today)
     criteria = list(kb.criteria)
     warnings = [
         TeamWarning(TeamWarningCode.MEMBER_LEFT_OUT, f"{x.path}: left out: {x.reason}", member=x.path) for x in left_out
@@ -234,6 +244,7 @@ def decide(
         today=today,
         draws=draws or DEFAULT_DRAWS,
         audience="team",
+        known_stale=known_stale,
     )
     # The members' reasons, and any the team's merged situation adds (e.g. the union of the fleets).
     team.exclusions = exclusions + [x for x in team.exclusions if x.kind == "constraint"]
@@ -242,13 +253,21 @@ def decide(
     views: list[MemberView] = []
     rank_rows = []
     for m in members:
-        own = assess(kb, m.resolved, probe=probe, bench=bench, seed=seed, today=today, draws=MEMBER_DRAWS)
+        own = assess(
+            kb, m.resolved, probe=probe, bench=bench, seed=seed, today=today, draws=MEMBER_DRAWS,
+            known_stale=known_stale,
+        )
         ranks = ranks_of(x @ np.array([m.weights[c] for c in criteria])) if names else np.zeros(0)
         rank_rows.append(ranks)
         views.append(MemberView(m, own, {f: float(r) for f, r in zip(names, ranks, strict=True)}))
+        report(DecideStep.MEMBERS, len(views))
     winner = names[0] if names else None
     agreeing = [v.member.label for v in views if winner is not None and v.winner == winner]
-    frag = analyse_fragility(x, names, criteria, members) if names else Fragility("none", [], [], {})
+    frag = (
+        analyse_fragility(x, names, criteria, members, lambda done: report(DecideStep.FRAGILITY, done))
+        if names
+        else Fragility("none", [], [], {})
+    )
     frag.statement = _statement(kb, frag, winner, team.sensitivity.verdict if team.sensitivity else None)
     if len(members) == 1:
         warnings.append(

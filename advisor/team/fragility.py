@@ -15,7 +15,7 @@ and after, so that they compare.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,7 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from advisor.profile import ahp_weights
-from advisor.team.aggregate import Judgement, team_weights
+from advisor.team.aggregate import Judgement, OneVaried, team_weights
 from advisor.team.members import Member
 
 #: A member's change of one weight below this many share points that changes the answer makes it fragile.
@@ -146,9 +146,10 @@ def _pairwise_flips(
     own = pairwise[index]
     named = sorted({c for a, b, _ in own for c in (a, b)}, key=list(criteria).index)
 
+    varied = OneVaried(weight_rows, pairwise, index, criteria)
+
     def winner_at(cid: str, f: float) -> int:
-        rows = [*pairwise[:index], _scaled(own, cid, f), *pairwise[index + 1 :]]
-        return _winner(x, team_weights_of(weight_rows, rows, criteria), criteria)
+        return _winner(x, varied.weights([v for _, _, v in _scaled(own, cid, f)]), criteria)
 
     out: list[tuple[float, float, str, int]] = []
     for cid in named:
@@ -173,9 +174,16 @@ def _pairwise_flips(
 
 
 def analyse_fragility(
-    x: NDArray[np.float64], names: Sequence[str], criteria: Sequence[str], members: Sequence[Member]
+    x: NDArray[np.float64],
+    names: Sequence[str],
+    criteria: Sequence[str],
+    members: Sequence[Member],
+    on_member: Callable[[int], None] | None = None,
 ) -> Fragility:
-    """Which member, moving which weight how far, changes the winner of score matrix `x` (rows: `names`)."""
+    """Which member, moving which weight how far, changes the winner of score matrix `x` (rows: `names`).
+
+    `on_member(k)` is called as the k-th member's scan is done (a pairwise member's takes the longest).
+    """
     if len(names) < 2:
         return Fragility(
             "none", [], [m.label for m in members], {}, "With fewer than two candidates there is no answer to change."
@@ -189,7 +197,7 @@ def analyse_fragility(
     n = len(members)
     flips: list[Flip] = []
     unmoved: list[str] = []
-    for m in members:
+    for done, m in enumerate(members, 1):
         candidates: list[Flip] = []
         if m.kind == "weights":
             for share, cid, i in _weight_flip(x, team, m, n, criteria, win):
@@ -202,6 +210,8 @@ def analyse_fragility(
             flips.append(min(candidates, key=lambda fl: abs(fl.change)))
         else:
             unmoved.append(m.label)
+        if on_member is not None:
+            on_member(done)
     flips.sort(key=lambda fl: abs(fl.change))
     without: dict[str, str] = {}
     if n >= 2:

@@ -13,6 +13,7 @@ from advisor.team.decide import decide
 from advisor.team.decision_doc import to_document
 from advisor.team.decision_markdown import to_markdown_decision
 from advisor.team.members import LeftOut, Member, load_members
+from advisor.team.progress import OnProgress
 
 
 @dataclass(frozen=True)
@@ -38,9 +39,10 @@ def decide_members(
     bench: dict[str, Any] | None,
     evidence: str,
     seed: int = 0,
+    on_progress: OnProgress | None = None,
 ) -> DecisionOutput:
     """Decide for already-loaded members and render the result."""
-    decision = decide(kb, members, left_out=left_out, probe=probe, bench=bench, seed=seed)
+    decision = decide(kb, members, left_out=left_out, probe=probe, bench=bench, seed=seed, on_progress=on_progress)
     doc = to_document(decision, kb, probe=probe, bench=bench, evidence=evidence)
     return DecisionOutput(doc, to_markdown_decision(doc), tuple(left_out))
 

@@ -124,7 +124,11 @@ def run_decide(args: argparse.Namespace) -> int:
         evidence = f"saved report {args.from_json}"
     else:
         evidence = "probe and benchmarks here" if bench else "probe here, no benchmarks"
-    out = decide_members(kb, members, left_out, probe=probe, bench=bench, evidence=evidence, seed=args.seed)
+    from advisor.cli.commands.team_progress import DecideBar
+
+    with DecideBar() as bar:  # a hundred members take seconds: say how far it has got
+        out = decide_members(kb, members, left_out, probe=probe, bench=bench, evidence=evidence, seed=args.seed,
+                             on_progress=bar.on_event)
     if args.html:
         from advisor.privacy import scrub
         from advisor.report.html import decision_html

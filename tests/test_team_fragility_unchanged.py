@@ -1,0 +1,50 @@
+"""The team's weights and fragility for fixed members are what they were before the pairwise scan was optimised."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from _scoring_support import load_small_kb
+
+from advisor.profile import load_profile_text, resolve_profile
+from advisor.team.aggregate import team_weights
+from advisor.team.fragility import analyse_fragility
+from advisor.team.members import Member
+
+BEFORE = json.loads((Path(__file__).parent / "fixtures" / "team" / "fragility_before.json").read_text())
+KB = load_small_kb()
+
+
+def _members(texts: list[str]) -> list[Member]:
+    return [
+        Member(f"m{i}", f"m{i}.yaml", resolve_profile(load_profile_text(t, f"m{i}.yaml"), KB))
+        for i, t in enumerate(texts)
+    ]
+
+
+@pytest.mark.parametrize("team", sorted(BEFORE["teams"]))
+def test_weights_and_fragility_are_unchanged(team: str) -> None:
+    want: dict[str, Any] = BEFORE["teams"][team]
+    members = _members(want["members"])
+    criteria, names = BEFORE["criteria"], BEFORE["frameworks"]
+    assert list(KB.criteria) == criteria
+    weights, group = team_weights(
+        [m.weights for m in members if m.kind == "weights"],
+        [m.judgements for m in members if m.kind == "pairwise"],
+        criteria,
+    )
+    assert weights == want["weights"]
+    if want["aij"] is None:
+        assert group is None
+    else:
+        assert group is not None
+        assert (group.weights, group.lambda_max, group.consistency_ratio) == (
+            want["aij"]["weights"], want["aij"]["lambda_max"], want["aij"]["consistency_ratio"]
+        )
+    got = analyse_fragility(np.array(BEFORE["scores"]), names, criteria, members).to_json()
+    # Exact: the optimisation evaluates the same points with the same arithmetic (fsum is order-free).
+    assert got == want["fragility"]
