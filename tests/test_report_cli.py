@@ -97,7 +97,9 @@ def test_compare_two_reports(saved: Path, tmp_path: Path) -> None:
     gpus = next(f for f in data["facts"] if f["key"] == "gpus")
     assert gpus["differs"] and gpus["groups"][1] == {"value": "NVIDIA H100 80GB HBM3", "labels": ["B"]}
     figures = {(r["framework"], r["benchmark"], r["variant"]): r for r in data["figures"]}
-    assert figures and all(r["values"][1] is None and r["differs"] for r in figures.values())  # B has no bench
+    # B ran no benchmarks: its blank figures are not differences; the preset mismatch at the top says why.
+    assert figures and all(r["values"][1] is None and not r["differs"] for r in figures.values())
+    assert "preset_differs" in {m["code"] for m in data["mismatches"]}
     proc = run_cli(["compare", str(saved), str(other)])
     assert proc.returncode == 0 and "[profile_differs]" in proc.stdout and "Ranking" in proc.stdout
 
