@@ -65,3 +65,14 @@ def test_checklist_from_a_report_uses_the_fleet(kb: Any, tmp_path: Path) -> None
     assert checklist["backend"] == "nvidia_cuda"
     items = [i for s in checklist["sections"] for i in s["items"] if i["id"].startswith("install.nvidia_cuda.")]
     assert items and "This machine (CPU) would install" in items[0]["detail"]
+
+
+def test_the_tui_checklist_uses_the_walks_fleet(kb: Any) -> None:
+    # The TUI's Onboarding step for a CUDA fleet, on the recorded CPU-only probe: the same team hardware as the CLI.
+    from _tui_support import make_app
+
+    app = make_app(kb)
+    app.walk.fleet = [{"hardware": "nvidia_cuda", "model": "H100", "count": 8}]
+    checklist, _origin = app.walk_checklist("pytorch")
+    assert checklist.backend == "nvidia_cuda"
+    assert any(i.id.startswith("install.nvidia_cuda.") for s in checklist.sections for i in s.items)

@@ -298,13 +298,17 @@ class AdvisorState(App[None]):
         """The checklist for `framework` under the walk's answers, and the framework the team comes from."""
         current = [f for f in self.walk.current_frameworks if f != framework]
         origin = current[0] if current else None
+        # The team's hardware as the advice reads it: what it must run on, then its fleet.
+        profile = self.profile()
+        required = profile.constraints.must_run_on if profile.constraints else []
+        team_hw = list(dict.fromkeys(str(h) for h in [*required, *(e.hardware for e in profile.fleet)]))
         checklist = core.checklist(
             self.kb,
             framework,
             origin,
             self.probe or self.probe_fast,
             self.walk.must_deploy_to,
-            self.walk.must_run_on,
+            team_hw,
         )
         return checklist, origin
 
