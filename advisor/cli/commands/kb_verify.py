@@ -6,9 +6,9 @@ import argparse
 import math
 import re
 import sys
-import threading
 from typing import Any
 
+from advisor.cli.progress import StderrBar
 from advisor.errors import ExitCode, UsageError
 
 #: A Linux target names every manylinux baseline; the table shows the run as one range (JSON keeps it all).
@@ -24,42 +24,13 @@ def short_command(command: str) -> str:
     return _MANYLINUX_RUN.sub(lambda m: f"--platform manylinux_2_{{{m[3]}..{m[1]}}}_{m[2]} (each)", command)
 
 
-class _Progress:
-    """A Rich progress bar on stderr (as pip draws its own), only on a terminal; fed from the core's events."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled and sys.stderr.isatty()
-        self.lock = threading.Lock()  # events come from the worker threads
-        self.bar: Any = None
-        self.task: Any = None
-
-    def __enter__(self) -> _Progress:
-        if self.enabled:
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-            from advisor.cli.output import console
-
-            self.bar = Progress(TextColumn("asking pip"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                                TextColumn("{task.description}", markup=False), console=console(stderr=True),
-                                transient=True)
-            self.bar.__enter__()
-            self.task = self.bar.add_task("", total=None)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(*exc)
+class _Progress(StderrBar):
+    """The shared stderr bar (as pip draws its own), fed from the core's per-question events."""
 
     def on_event(self, event: Any) -> None:
         """One answer arrived."""
-        if self.bar is None:
-            return
-        from advisor.sanitize import one_line
-
-        with self.lock:
-            how = "cached" if event.cached else f"{event.seconds:.1f} s"
-            self.bar.update(self.task, total=event.total, completed=event.done,
-                            description=one_line(f"{event.question} ({how})"))
+        how = "cached" if event.cached else f"{event.seconds:.1f} s"
+        self.update(done=event.done, total=event.total, description=f"{event.question} ({how})")
 
 
 def run_verify(kb: Any, args: argparse.Namespace) -> int:
@@ -71,7 +42,7 @@ def run_verify(kb: Any, args: argparse.Namespace) -> int:
         raise UsageError("must be 1 to 32", field="jobs")
     if not (math.isfinite(args.timeout) and 0 < args.timeout <= 3600):
         raise UsageError("must be more than 0 and at most 3600 seconds", field="timeout")
-    progress = _Progress(enabled=not args.json)
+    progress = _Progress("asking pip", enabled=not args.json)
     with progress:
         result = verify_knowledge(
             kb,
