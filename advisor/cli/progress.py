@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 import threading
-from typing import Any
+from typing import Any, Self
 
 
 class StderrBar:
@@ -17,7 +17,7 @@ class StderrBar:
         self.bar: Any = None
         self.task: Any = None
 
-    def __enter__(self) -> StderrBar:
+    def __enter__(self) -> Self:
         if self.enabled:
             from rich.progress import (
                 BarColumn,
