@@ -11,7 +11,7 @@ from _scoring_support import probe_fixture, run_cli
 
 from advisor.knowledge.schema import Hardware
 from advisor.profile import load_profile_text, resolve_profile
-from advisor.report.build import build_report
+from advisor.report.build import build_report, to_json_text
 from advisor.scoring import assess
 
 TODAY = dt.date(2026, 12, 4)
@@ -56,9 +56,9 @@ def test_checklist_from_a_report_uses_the_fleet(kb: Any, tmp_path: Path) -> None
     # A report for a CUDA fleet scored on this CPU-only machine's probe, then its checklist by the real CLI.
     a = assess(kb, resolve_profile(load_profile_text(CUDA_FLEET), kb), probe=probe_fixture(), today=TODAY)
     data = build_report(a, kb, probe=probe_fixture(), bench=None, profile_source="team.yaml")
-    assert data["recommendation"]["install"][0]["where"] == "team"
+    assert data.recommendation.install[0].where == "team"
     report = tmp_path / "report.json"
-    report.write_text(json.dumps(data), encoding="utf-8")
+    report.write_text(to_json_text(data), encoding="utf-8")
     out = run_cli(["checklist", "--report", str(report), "--json"], base=None)
     assert out.returncode == 0, out.stderr
     checklist = json.loads(out.stdout)

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def base(kb) -> dict[str, Any]:  # type: ignore[no-untyped-def]
-    return run_node(kb, explicit_launcher(0, 1), NodeOptions(preset=None, fast_probe=True))
+    return run_node(kb, explicit_launcher(0, 1), NodeOptions(preset=None, fast_probe=True)).model_dump(mode="json")
 
 
 def _with_figure(report: dict[str, Any], value: float) -> dict[str, Any]:

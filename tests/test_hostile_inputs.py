@@ -62,7 +62,7 @@ def good_report() -> dict[str, Any]:
     bench = json.loads((EVIDENCE / "bench_quick_cpu.json").read_text())
     resolved = resolve_profile(Profile(), kb)
     assessment = assess(kb, resolved, probe=probe, bench=bench, seed=0)
-    return build_report(assessment, kb, probe=probe, bench=bench, profile_source="default")
+    return build_report(assessment, kb, probe=probe, bench=bench, profile_source="default").model_dump(mode="json")
 
 
 # --- profiles ---------------------------------------------------------------------------------------------------

@@ -80,7 +80,7 @@ def test_report_from_json_holds_no_planted_secret(
     # in the home folder; the profile's source path (in the home folder here) is scrubbed too.
     from advisor.knowledge import load_knowledge
     from advisor.profile import Profile, resolve_profile
-    from advisor.report import build_report
+    from advisor.report import build_report, to_json_text
     from advisor.scoring import assess
 
     kb = load_knowledge(include_user=False)
@@ -89,9 +89,9 @@ def test_report_from_json_holds_no_planted_secret(
     probe["software"]["notes"] = f"{HOME}/work/profile.yaml"
     assessment = assess(kb, resolve_profile(Profile(), kb), probe=probe, bench=None, seed=0)
     report = build_report(assessment, kb, probe=probe, bench=None, profile_source=f"{HOME}/work/profile.yaml")
-    assert report["profile"]["source"] == "~/work/profile.yaml"
+    assert report.profile.source == "~/work/profile.yaml"
     saved = tmp_path / "r.json"
-    saved.write_text(json.dumps(report))
+    saved.write_text(to_json_text(report))
     code = main(["report", "--from-json", str(saved), "--json", "-o", str(tmp_path / "out.json")])
     out, err = capsys.readouterr()
     assert code == 0, err

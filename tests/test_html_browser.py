@@ -56,7 +56,8 @@ def context(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 def pages(kb: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The four kinds of page from the calls the CLI makes (the CLI itself: test_html_pages), and a hostile one."""
     from advisor.privacy import scrub
-    from advisor.report.compare import compare_reports, parse_report
+    from advisor.report import report_from_json
+    from advisor.report.compare import compare_reports
     from advisor.report.html.compare_page import compare_html
     from advisor.team import merge_reports
     from advisor.team.decision_schema import TeamDecisionDoc
@@ -67,16 +68,18 @@ def pages(kb: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     hostile_member = folder / "hostile.yaml"
     hostile_member.write_text(f"member: '{MEMBER}'\nweights: {{performance: 5}}\n")
     members = [*sorted((ROOT / "docs" / "examples" / "team").glob("*.yaml")), hostile_member]
-    decision = decide_files(kb, members, probe=saved["probe"], bench=saved["benchmarks"], evidence="saved report")
+    evidence = saved.model_dump(mode="json")
+    decision = decide_files(kb, members, probe=evidence["probe"], bench=evidence["benchmarks"], evidence="saved report")
     team = merge_reports(kb, sorted((FIXTURES / "team").glob("*.json")))
     compared = compare_reports([
-        ("h200.json", Report.model_validate(saved)),
-        ("h200-jax.json", Report.model_validate(h200_report(kb, profile={"team": {"current": ["jax"]}}))),
-        ("cpu.json", parse_report(json.loads((FIXTURES / "team" / "real-cpu-quick.json").read_text()), "cpu.json")),
+        ("h200.json", saved),
+        ("h200-jax.json", h200_report(kb, profile={"team": {"current": ["jax"]}})),
+        ("cpu.json", report_from_json(json.loads((FIXTURES / "team" / "real-cpu-quick.json").read_text()), "cpu.json")),
     ])
     texts = {
-        "report": report_html(Report.model_validate(saved)),
-        "decide": decision_html(TeamDecisionDoc.model_validate(scrub(decision.document, drop_keys=False))),
+        "report": report_html(saved),
+        "decide": decision_html(TeamDecisionDoc.model_validate(scrub(decision.document.model_dump(mode="json"),
+                                                                     drop_keys=False))),
         "merge": merge_html(team),
         "compare": compare_html(compared),
         "hostile": report_html(Report.model_validate(hostile_report(kb))),

@@ -39,7 +39,7 @@ def h200_report(kb: Any, **kw: Any) -> dict[str, Any]:
 
 def hostile_report(kb: Any) -> dict[str, Any]:
     """The H200 report with hostile text wherever a saved report from elsewhere could carry it."""
-    data = h200_report(kb, identify=True, hostname="host", source=HOME)
+    data = h200_report(kb, identify=True, hostname="host", source=HOME).model_dump(mode="json")
     data["ranking"][0]["name"] = "PyTorch " + HOSTILE
     data["ranking"][0]["notes"].append("note " + HOSTILE)
     data["ranking"][1]["name"] = MATH
@@ -92,7 +92,7 @@ def check_answer_first(page: str, headline: str) -> None:
 
 
 def test_report_page_charts_tables_and_answer(kb: Any) -> None:
-    page = report_html(Report.model_validate(h200_report(kb)))
+    page = report_html(h200_report(kb))
     check_self_contained(page)
     check_answer_first(page, "PyTorch")
     charts = charts_of(page)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
 
 from _scoring_support import KB_SMALL
@@ -10,7 +11,7 @@ from _scoring_support import KB_SMALL
 from advisor.knowledge import load_knowledge
 from advisor.knowledge.freshness import DEFAULT_REVIEW_DAYS, stale_facts
 from advisor.profile import load_profile_text, resolve_profile
-from advisor.report import build_report, validate_report
+from advisor.report import build_report, to_json_text, validate_report
 from advisor.scoring import assess
 
 TODAY = dt.date(2026, 12, 1)
@@ -40,10 +41,10 @@ def test_fixture_fact_older_than_the_default_interval_is_a_report_warning() -> N
     profile = load_profile_text("scenario: research\n")
     a = assess(kb, resolve_profile(profile, kb), today=TODAY)
     report = build_report(a, kb, probe=None, bench=None, profile_source="<test>")
-    validate_report(report)  # the new fields are in the committed schema
-    warning = next(w for w in report["warnings"] if w["code"] == "stale_fact")
-    assert warning["fact"] == "mindspore.scores.community" and warning["as_of"] == "2025-09-01"
-    assert warning["framework"] == "mindspore" and "2025-09-01" in warning["message"]
+    validate_report(json.loads(to_json_text(report)))  # the new fields are in the committed schema
+    warning = next(w for w in report.warnings if w.code == "stale_fact")
+    assert warning.fact == "mindspore.scores.community" and warning.as_of == "2025-09-01"
+    assert warning.framework == "mindspore" and "2025-09-01" in warning.message
 
 
 def test_review_interval_is_overridable_per_fact(tmp_path: Path) -> None:
@@ -97,6 +98,6 @@ def test_stale_route_is_a_report_warning_with_its_code(tmp_path: Path) -> None:
     profile = load_profile_text("scenario: research\n")
     a = assess(kb, resolve_profile(profile, kb), today=dt.date(2026, 12, 15))
     report = build_report(a, kb, probe=None, bench=None, profile_source="<test>")
-    warnings = [w for w in report["warnings"] if w["code"] == "stale_fact"]
-    tpu = next(w for w in warnings if w["fact"] == "jax.hardware.google_tpu")
-    assert tpu["framework"] == "jax" and tpu["as_of"] == "2026-11-01"
+    warnings = [w for w in report.warnings if w.code == "stale_fact"]
+    tpu = next(w for w in warnings if w.fact == "jax.hardware.google_tpu")
+    assert tpu.framework == "jax" and tpu.as_of == "2026-11-01"

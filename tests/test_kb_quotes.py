@@ -193,36 +193,25 @@ def test_kb_show_puts_the_quote_beside_its_source_and_says_judgement(tmp_path: P
     assert "judgement: reasoning in the rationale or notes" in out.stdout
 
 
-def test_tui_source_panel_shows_quote_and_judgement() -> None:
+def test_tui_source_panel_shows_the_reports_sources_as_text() -> None:
+    """The breakdown shows each source the report carries (`contributions[].sources`, strings), never as markup."""
     from rich.console import Console
 
+    from advisor.report.models import RankingEntry
     from advisor.tui.widgets.explain import breakdown
 
-    entry = {
-        "framework": "jax",
-        "name": "JAX",
-        "total": 1.0,
-        "status": "knowledge only",
-        "contributions": [
-            {
-                "criterion": "community",
-                "name": "Community",
-                "weight": 1.0,
-                "score": 1.0,
-                "contribution": 1.0,
-                "knowledge_score": 1.0,
-                "rationale": "Inferred.",
-                "basis": "judgement",
-                "sources": [
-                    {"url": "https://github.com/jax-ml/jax", "quote": "[b]An [/] excerpt", "date": "2026-11-20"},
-                    "pkg:pypi/jax",
-                ],
-            }
-        ],
-    }
+    entry = RankingEntry.model_validate({
+        "rank": 1, "framework": "jax", "name": "JAX", "total": 1.0, "topsis": 1.0, "topsis_rank": 1,
+        "status": "knowledge only", "installed": None, "notes": [],
+        "contributions": [{
+            "criterion": "community", "name": "Community", "weight": 1.0, "score": 1.0, "contribution": 1.0,
+            "knowledge_score": 1.0, "evidence_weight": 0.0, "rationale": "Inferred.", "as_of": "2026-11-20",
+            "evidence": "", "figures": [],
+            "sources": ["https://github.com/jax-ml/jax#[b]An [/] excerpt", "pkg:pypi/jax"],
+        }],
+    })
     console = Console(width=200, record=True)
     console.print(breakdown(entry))
     text = console.export_text()
-    assert 'source: https://github.com/jax-ml/jax "[b]An [/] excerpt" (2026-11-20)' in text  # text, not markup
+    assert "source: https://github.com/jax-ml/jax#[b]An [/] excerpt" in text  # text, not markup
     assert "source: pkg:pypi/jax" in text
-    assert "judgement: the knowledge base's own reasoning" in text

@@ -45,7 +45,7 @@ EVIDENCE = [
 ]
 
 
-def make_report(profile: str = "", probe: str | None = None, bench: str | None = None, **kw: Any) -> dict[str, Any]:
+def make_report(profile: str = "", probe: str | None = None, bench: str | None = None, **kw: Any) -> Report:
     """A report built through the public API from the test pack and recorded evidence."""
     kb = load_small_kb()
     p = probe_fixture(probe) if probe else None
@@ -64,18 +64,17 @@ def test_committed_schema_matches_the_models() -> None:
 @pytest.mark.parametrize(("probe", "bench"), EVIDENCE)
 def test_every_report_validates(profile: str, probe: str | None, bench: str | None) -> None:
     report = make_report(profile, probe, bench)
-    validate_report(report)
-    validate_report(json.loads(to_json_text(report)))  # and after a JSON round trip
-    assert report["schema_version"] == SCHEMA_VERSION
-    for entry in report["ranking"]:
-        assert sum(c["contribution"] for c in entry["contributions"]) == entry["total"]
+    validate_report(json.loads(to_json_text(report)))
+    assert report.schema_version == SCHEMA_VERSION
+    for entry in report.ranking:
+        assert sum(c.contribution for c in entry.contributions) == entry.total
     reread = json.loads(to_json_text(report))
     for entry in reread["ranking"]:  # floats survive JSON exactly, so the sums still match
         assert sum(c["contribution"] for c in entry["contributions"]) == entry["total"]
 
 
 def test_invalid_reports_are_rejected_with_the_field(tmp_path: Path) -> None:
-    report = make_report()
+    report = make_report().model_dump(mode="json")
     bad = copy.deepcopy(report)
     bad["ranking"][0]["total"] = "high"
     with pytest.raises(ReportError) as info:
@@ -95,17 +94,18 @@ def test_invalid_reports_are_rejected_with_the_field(tmp_path: Path) -> None:
 def test_no_identity_without_identify() -> None:
     report = make_report("", "probe_cpu_only.json", "bench_quick_cpu.json")
     text = to_json_text(report)
-    assert report["machine"]["hostname"] is None
+    assert report.machine.hostname is None
     assert str(Path.home()) not in text or str(Path.home()) == "/"
     for key in ('"hostname": "', '"user": "', '"username": "'):
         assert key not in text
     # Only the probe's own allow-listed environment appears.
-    assert set(report["probe"]["software"]["env"]) == set(probe_fixture()["software"]["env"])
+    assert report.probe is not None and report.probe.software is not None
+    assert set(report.probe.software.model_extra["env"]) == set(probe_fixture()["software"]["env"])
 
 
 def test_identify_keeps_the_host_name() -> None:
     report = make_report("", "probe_cpu_only.json", identify=True, hostname="build-box-7")
-    assert report["machine"]["hostname"] == "build-box-7"
+    assert report.machine.hostname == "build-box-7"
 
 
 def test_anonymise_drops_identifying_keys_and_home() -> None:
@@ -120,7 +120,7 @@ def test_anonymise_drops_identifying_keys_and_home() -> None:
 
 def test_markdown_has_every_section_and_displayed_parts_add_up() -> None:
     report = make_report("team: {current: [pytorch]}\n", "probe_cpu_only.json", "bench_quick_cpu.json")
-    md = to_markdown(Report.model_validate(report))
+    md = to_markdown(report)
     for heading in ("## Recommendation", "## Ranking", "## Sensitivity", "## Warnings", "## Machine"):
         assert heading in md
     # In every breakdown table, the shown contributions add up to the shown total.
@@ -148,10 +148,10 @@ def test_any_profile_gives_a_valid_report_whose_totals_decompose_exactly(
 ) -> None:
     profile = json.dumps({"weights": weights, "team": {"current": current}, "codebase": {"size": size}})
     report = make_report(profile, *evidence)  # JSON is YAML
-    validate_report(report)
-    for entry in report["ranking"]:
-        parts = [c["contribution"] for c in entry["contributions"]]
-        assert sum(parts) == entry["total"] and math.fsum(parts) == entry["total"]
-        assert sum(c["weight"] for c in entry["contributions"]) == pytest.approx(1.0)
-    if report["sensitivity"]:
-        assert report["sensitivity"]["winner"] == report["ranking"][0]["framework"]
+    validate_report(json.loads(to_json_text(report)))
+    for entry in report.ranking:
+        parts = [c.contribution for c in entry.contributions]
+        assert sum(parts) == entry.total and math.fsum(parts) == entry.total
+        assert sum(c.weight for c in entry.contributions) == pytest.approx(1.0)
+    if report.sensitivity:
+        assert report.sensitivity.winner == report.ranking[0].framework

@@ -10,7 +10,6 @@ from pathlib import Path
 from advisor.profile import load_profile_text, resolve_profile
 from advisor.report.build import build_report
 from advisor.report.markdown import to_markdown
-from advisor.report.models import Report
 from advisor.scoring.engine import assess
 
 EVIDENCE = Path(__file__).resolve().parent / "fixtures" / "evidence"
@@ -35,7 +34,7 @@ def test_a_route_required_by_the_profile_is_knowledge_not_measured(kb) -> None: 
         assert hw.measured_score is None and hw.evidence_source is None
         assert "huawei_ascend" in hw.evidence
     report = build_report(a, kb, probe=_load("probe_cpu_only.json"), bench=None, profile_source="<test>")
-    md = to_markdown(Report.model_validate(report))
+    md = to_markdown(report)
     fit_rows = [ln for ln in md.splitlines() if ln.startswith("| Hardware fit")]
     assert fit_rows and all("measured" not in ln for ln in fit_rows)
 
@@ -53,4 +52,4 @@ def test_benchmarks_on_a_busy_machine_are_not_called_measured(kb) -> None:  # ty
         assert b.status_code != "measured" and not b.status.startswith("measured")
         assert all(c.evidence_source != "benchmark" for c in b.contributions)
     report = build_report(busy, kb, probe=probe, bench=bench, profile_source="<test>")
-    assert {e["status_code"] for e in report["ranking"] if e["framework"] in benched} == {"discarded"}
+    assert {e.status_code for e in report.ranking if e.framework in benched} == {"discarded"}

@@ -17,7 +17,7 @@ from _scoring_support import probe_fixture, run_cli
 
 from advisor.knowledge import load_knowledge
 from advisor.profile import Profile, load_profile_text, resolve_profile
-from advisor.report import build_report
+from advisor.report import build_report, to_json_text
 from advisor.scoring import assess
 from advisor.tui import core
 
@@ -45,7 +45,7 @@ def saved(kb, tmp_path_factory: pytest.TempPathFactory) -> Path:  # type: ignore
     probe = probe_fixture("probe_fake_nvidia_t4.json")
     a = assess(kb, resolve_profile(Profile(), kb), probe=probe, today=dt.date(2026, 12, 1), draws=200)
     path = tmp_path_factory.mktemp("saved") / "t4.json"
-    path.write_text(json.dumps(build_report(a, kb, probe=probe, bench=None, profile_source="test")))
+    path.write_text(to_json_text(build_report(a, kb, probe=probe, bench=None, profile_source="test")))
     return path
 
 
@@ -107,8 +107,8 @@ def test_tui_scores_with_the_same_rule(kb) -> None:  # type: ignore[no-untyped-d
 
     walk = Walk()
     walk.os, walk.python = ["windows"], "3.10"
-    doc = core.assess(kb, walk_profile(walk, kb), probe_fixture("probe_fake_nvidia_t4.json"), None, draws=200)
-    _check(doc, "TUI")
+    report = core.assess(kb, walk_profile(walk, kb), probe_fixture("probe_fake_nvidia_t4.json"), None, draws=200)
+    _check(report.model_dump(mode="json"), "TUI")
 
 
 def test_one_function_decides_on_the_support_code(kb) -> None:  # type: ignore[no-untyped-def]

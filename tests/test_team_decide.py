@@ -185,6 +185,7 @@ def test_hostile_numbers_leave_the_member_out_or_decide(tmp_path_factory, weight
     """Any number in a member file: that member is used or left out with one line; the decision is strict JSON."""
     import yaml
 
+    from advisor.team.decision_schema import TeamDecisionDoc
     from advisor.team.session import decide_files
 
     folder = Path(tmp_path_factory.mktemp("hostile"))
@@ -194,8 +195,9 @@ def test_hostile_numbers_leave_the_member_out_or_decide(tmp_path_factory, weight
     good = folder / "good.yaml"
     good.write_text(DEBUGGER)
     out = decide_files(KB, [w_file, p_file, good], probe=None, bench=None, evidence="none")
-    json.dumps(out.document, allow_nan=False)
-    used = {m["file"] for m in out.document["members"]}
+    text = json.dumps(out.document.model_dump(mode="json"), allow_nan=False)
+    assert TeamDecisionDoc.model_validate(json.loads(text)) == out.document  # the document is what its JSON reads
+    used = {m.file for m in out.document.members}
     left = {x.path for x in out.left_out}
     assert used | left == {str(w_file), str(p_file), str(good)} and not used & left
     assert all("\n" not in x.reason for x in out.left_out)

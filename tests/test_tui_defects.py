@@ -137,7 +137,7 @@ def test_results_warnings_read_as_sentences(kb: Any) -> None:
         async with app.run_test(size=(120, 40)) as pilot:
             await goto(pilot, "results")
             report = app.screen.report
-            assert report is not None and report["warnings"]
+            assert report is not None and report.warnings
             text = str(app.screen.query_one("#warnings").render())
             assert "{'code'" not in text and "{" not in text
             first = report["warnings"][0]
@@ -153,7 +153,7 @@ def test_opened_report_brings_its_own_choice_to_onboarding(kb: Any) -> None:
 
     profile = parse_profile({"scenario": "production_inference"})
     saved = core.assess(kb, profile, recorded_probe(), recorded_bench())
-    top = saved["recommendation"]["framework"]
+    top = saved.recommendation.framework
     other = next(f for f in kb.frameworks if f != top)
 
     async def body() -> None:
@@ -336,7 +336,7 @@ def test_breakdown_figures_add_up_to_the_total_shown(kb: Any) -> None:
             await goto(pilot, "results")
             report = app.screen.report
             assert report is not None
-            for entry in report["ranking"]:
+            for entry in report.ranking:
                 console = Console(width=120, record=True)
                 console.print(breakdown(entry))
                 lines = console.export_text().splitlines()
@@ -413,7 +413,7 @@ def test_resumed_on_onboarding_shows_the_recommended_checklist(kb: Any) -> None:
             await settle(pilot)
             assert app.screen.step == "onboarding"
             title = str(app.screen.query_one("#checklist-title").render())
-            top = app.report["recommendation"]["name"] if app.report else None
+            top = app.report.recommendation.name if app.report else None
             assert top and f"{top} onboarding" in title, title
 
     run(again())

@@ -55,10 +55,10 @@ def test_real_quick_benchmark_of_jax_through_the_app(kb: Any) -> None:
             assert app.probe is not None and app.probe["frameworks"]["jax"]["outcome"] == "ok"
             assert screen.query_one("#results", DataTable).row_count == len(app.bench["results"])
             assert app.screen is results and not results.query_one("#run-status").display
-            ranking = {e["framework"]: e for e in results.report["ranking"]}
+            ranking = {e.framework: e for e in results.report.ranking}
             # On a machine too busy to trust, the figures are kept but not used, and the status says so.
             busy = (app.bench.get("environment") or {}).get("machine_state", {}).get("busy")
-            assert ranking["jax"]["status_code"] == ("discarded" if busy else "measured")
+            assert ranking["jax"].status_code == ("discarded" if busy else "measured")
 
     asyncio.run(body())
 

@@ -62,9 +62,9 @@ def test_ranking_changes_when_a_weight_changes(kb) -> None:  # type: ignore[no-u
             assert isinstance(screen, PrioritiesScreen)
             first = screen.last_report
             assert first is not None, screen.last_error
-            winner = first["ranking"][0]["framework"]
+            winner = first.ranking[0].framework
             # A criterion with no measured evidence whose best framework (knowledge score) is not the winner.
-            candidates = {e["framework"] for e in first["ranking"]}
+            candidates = {e.framework for e in first.ranking}
             target = None
             for cid, crit in kb.criteria.items():
                 if crit.evidence != "none":
@@ -89,7 +89,7 @@ def test_ranking_changes_when_a_weight_changes(kb) -> None:  # type: ignore[no-u
             weights = app.effective_weights()
             assert weights[target[0]] > 0
             assert all(w == 0 for c, w in weights.items() if c != target[0])
-            assert after["ranking"][0]["framework"] == target[1] != winner
+            assert after.ranking[0].framework == target[1] != winner
 
     run(body())
 
@@ -105,7 +105,7 @@ def test_whatif_reranks_without_touching_the_answers(kb) -> None:  # type: ignor
             screen = app.screen
             assert isinstance(screen, ResultsScreen)
             assert screen.report is not None
-            before = [e["framework"] for e in screen.report["ranking"]]
+            before = [e.framework for e in screen.report.ranking]
             answers_before = dict(app.effective_weights())
             screen.query_one("#results-tabs").active = "tab-whatif"
             await pilot.pause()
@@ -125,13 +125,13 @@ def test_whatif_reranks_without_touching_the_answers(kb) -> None:  # type: ignor
             row.focus()
             await pilot.press("plus", "plus")
             await settle(pilot)
-            after = [e["framework"] for e in screen.report["ranking"]]
+            after = [e.framework for e in screen.report.ranking]
             assert screen.whatif is not None and screen.whatif[lead] == 1.0  # two steps of 0.5 on the 0-5 scale
             assert after != before
             assert app.effective_weights() == answers_before  # the walk's answers are untouched
             await pilot.press("r")
             await settle(pilot)
-            assert [e["framework"] for e in screen.report["ranking"]] == before
+            assert [e.framework for e in screen.report.ranking] == before
 
     run(body())
 
@@ -197,7 +197,7 @@ def test_export_writes_files_that_read_back(kb, tmp_path: Path, cli_env) -> None
     from advisor.report import load_report
 
     report = load_report(tmp_path / "r.json")  # schema-valid
-    assert report["ranking"]
+    assert report.ranking
     assert (tmp_path / "r.md").read_text().startswith("# fwadvisor report")
     load_profile(tmp_path / "p.yaml")
     assert "- [ ]" in (tmp_path / "c.md").read_text()
@@ -221,7 +221,7 @@ def test_export_writes_files_that_read_back(kb, tmp_path: Path, cli_env) -> None
     )
     assert done.returncode == 0, done.stderr
     rescored = json.loads(done.stdout)
-    assert [e["framework"] for e in rescored["ranking"]] == [e["framework"] for e in report["ranking"]]
+    assert [e["framework"] for e in rescored["ranking"]] == [e.framework for e in report.ranking]
 
 
 def test_walk_is_resumed_and_theme_remembered(kb) -> None:  # type: ignore[no-untyped-def]
@@ -317,7 +317,7 @@ def test_open_a_saved_report_from_the_welcome_screen(kb, tmp_path: Path) -> None
             assert app.screen.step == "results"
             table = app.screen.query_one("#ranking", DataTable)
             shown = [str(cell) for cell in table.get_column("framework")]
-            assert shown == [e["name"] for e in saved["ranking"]]
+            assert shown == [e.name for e in saved.ranking]
             assert app.walk.scenario == "research_prototyping" and app.walk.current_frameworks == ["jax"]
             assert app.bench is not None and app.probe is not None  # the report's evidence, for what-if
 

@@ -47,8 +47,8 @@ def test_team_decision_from_the_priorities_step(kb, tmp_path: Path) -> None:  # 
             assert view.left_out == [f"left out {bad}: line 1: weights.deployment: a weight must be zero or positive"]
             # The same view as `team decide --markdown` on the same evidence.
             same = decide_files(kb, [*MEMBERS, str(bad)], probe=recorded_probe(), bench=recorded_bench(), evidence="x")
-            assert view.document["team"]["ranking"] == same.document["team"]["ranking"]
-            assert view.document["consensus"] == same.document["consensus"]
+            assert view.document.team.ranking == same.document.team.ranking
+            assert view.document.consensus == same.document.consensus
             assert view.markdown.startswith("# Team decision: ")
             assert "## Fragility" in view.markdown and markdown_text(str(bad)) in view.markdown
             await pilot.press("escape")

@@ -11,6 +11,8 @@ from typing import Any
 from _tui_support import goto, make_app, recorded_probe, settle
 from textual.pilot import Pilot
 
+from advisor.report import Report
+
 
 def run(coro):  # type: ignore[no-untyped-def]
     """Run one async test body (pytest-asyncio is not a dependency)."""
@@ -87,6 +89,7 @@ def test_team_size_and_kloc_remove_the_warning_and_change_the_migration_figures(
     assert "team.size is not given" in before and "1 engineer (assumed)" in before
     assert "team.size is not given" not in after and "(assumed)" not in after
     assert "50 kLOC" in after and "of 6 engineers" in after
+    report = report.model_dump(mode="json")  # compared below with what the CLI prints
     assert report["profile"]["as_written"]["team"]["size"] == 6
     assert report["profile"]["as_written"]["codebase"]["by_framework"] == {"tensorflow": 50.0}
     assert report["profile"]["as_written"]["constraints"]["multi_backend"] is True
@@ -135,14 +138,14 @@ def test_experience_per_framework_and_domains_reach_the_profile_and_the_ecosyste
             await goto(pilot, "results")
             weighted = app.screen.report
 
-            def ecosystem(report: dict[str, Any]) -> dict[str, float]:
+            def ecosystem(report: Report) -> dict[str, float]:
                 return {
-                    e["framework"]: next(c["score"] for c in e["contributions"] if c["criterion"] == "ecosystem")
-                    for e in report["ranking"]
+                    e.framework: next(c.score for c in e.contributions if c.criterion == "ecosystem")
+                    for e in report.ranking
                 }
 
             assert ecosystem(plain) != ecosystem(weighted)
-            assert domain in json.dumps(weighted["profile"]["as_written"])
+            assert domain in json.dumps(weighted.profile.as_written)
 
     run(body())
 

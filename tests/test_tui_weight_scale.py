@@ -37,28 +37,29 @@ def test_the_named_value_typed_into_whatif_changes_the_advice(kb: Any) -> None:
             await goto(pilot, "results")
             screen = app.screen
             assert isinstance(screen, ResultsScreen) and screen.report is not None
-            before = screen.report["recommendation"]["framework"]
-            change = screen.report["sensitivity"]["advice_change"]
-            assert change is not None and change["framework"] != before
-            stated = f"to {change['value']:.2f} (now {change['value_now']:.2f}), others unchanged"
+            before = screen.report.recommendation.framework
+            assert screen.report.sensitivity is not None
+            change = screen.report.sensitivity.advice_change
+            assert change is not None and change.framework != before
+            stated = f"to {change.value:.2f} (now {change.value_now:.2f}), others unchanged"
             assert stated in str(screen.query_one("#sensitivity", Static).render())
             assert stated in core.report_markdown(screen.report)  # the Markdown says the same number
             screen.query_one("#results-tabs").active = "tab-whatif"
             await pilot.pause()
-            row = next(r for r in screen.query(WeightRow) if r.criterion == change["criterion"])
-            assert row.weight == change["value_now"]
+            row = next(r for r in screen.query(WeightRow) if r.criterion == change.criterion)
+            assert row.weight == change.value_now
             row.focus()
             await pilot.press("enter")
             field = row.query_one(Input)
             assert app.focused is field
             field.value = ""
-            await pilot.press(*f"{change['value']:.2f}", "enter")
+            await pilot.press(*f"{change.value:.2f}", "enter")
             await settle(pilot)
-            assert screen.whatif is not None and screen.whatif[change["criterion"]] == change["value"]
-            assert screen.report["recommendation"]["framework"] == change["framework"]
+            assert screen.whatif is not None and screen.whatif[change.criterion] == change.value
+            assert screen.report.recommendation.framework == change.framework
             await pilot.press("r")
             await settle(pilot)
-            assert screen.report["recommendation"]["framework"] == before
+            assert screen.report.recommendation.framework == before
 
     run(body())
 
@@ -95,6 +96,6 @@ def test_a_scenario_alone_reads_on_the_0_5_scale_and_exports_no_weights(kb: Any)
             # What the TUI ranked is what the CLI's reading of that profile ranks.
             again = assess(kb, resolve_profile(parse_profile(exported), kb), probe=recorded_probe(),
                            bench=recorded_bench(), draws=200)
-            assert [b.framework for b in again.ranking] == [e["framework"] for e in screen.last_report["ranking"]]
+            assert [b.framework for b in again.ranking] == [e.framework for e in screen.last_report.ranking]
 
     run(body())

@@ -5,10 +5,13 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from advisor.fleet.launcher import LauncherEnv
 from advisor.knowledge.base import KnowledgeBase
+
+if TYPE_CHECKING:  # the report package is imported at the call (it pulls in scoring)
+    from advisor.report import Report
 
 #: The fleet preset: the quick preset's sizes, cut to what compares nodes of one fleet (compute, memory
 #: bandwidth, per-call overhead, numerical agreement); the conv and training steps cost compiles, not signal.
@@ -49,8 +52,8 @@ def run_node(
     *,
     on_event: Callable[[Any], None] | None = None,
     cancel: threading.Event | None = None,
-) -> dict[str, Any]:
-    """Probe (and bench) this node and score it under the default profile: the report as a JSON-ready dict.
+) -> Report:
+    """Probe (and bench) this node and score it under the default profile: the typed report.
 
     The children, their timeouts and the signal handling are the probe's and the bench engine's own.
     A node with no framework that imports cleanly still gets the NumPy baseline's figures when a bench

@@ -8,7 +8,7 @@ own allow-list, and the host name (and any home directory path, which names the 
 """
 
 from advisor.report.build import anonymise, build_report, to_json_text
-from advisor.report.files import SCHEMA_PATH, load_report, validate_report, write_schema_files
+from advisor.report.files import SCHEMA_PATH, load_report, report_from_json, validate_report, write_schema_files
 from advisor.report.markdown import to_markdown
 from advisor.report.models import READABLE_VERSIONS, SCHEMA_ID, SCHEMA_VERSION, Report, report_schema, schema_text
 
@@ -21,6 +21,7 @@ __all__ = [
     "anonymise",
     "build_report",
     "load_report",
+    "report_from_json",
     "report_schema",
     "schema_text",
     "to_json_text",

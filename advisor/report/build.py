@@ -1,4 +1,4 @@
-"""An assessment turned into the report dict (validated by the models on the way), without identifying data."""
+"""An assessment turned into the typed `Report`, without identifying data unless asked; its JSON text."""
 
 from __future__ import annotations
 
@@ -64,8 +64,8 @@ def build_report(
     profile_source: str,
     identify: bool = False,
     hostname: str | None = None,
-) -> dict[str, Any]:
-    """The report as a JSON-ready dict (validated by the pydantic models on the way)."""
+) -> Report:
+    """The report as the typed `Report`: exactly what its JSON text reads back as (`to_json_text`)."""
     r = assessment.resolved
     if identify and hostname is None:
         hostname = socket.gethostname()
@@ -132,9 +132,10 @@ def build_report(
     )
     data = report.model_dump(mode="json")
     # Every string, not only the evidence: the profile's source path and warnings can name the home folder too.
-    return data if identify else scrub(data, drop_keys=False)
+    # Validated from its JSON form, so the object returned is the one its saved JSON reads back as.
+    return Report.model_validate(data if identify else scrub(data, drop_keys=False))
 
 
-def to_json_text(report: dict[str, Any]) -> str:
+def to_json_text(report: Report) -> str:
     """The report as strict JSON text (full float precision, so contributions add up; NaN/inf become null)."""
-    return json_text(report)
+    return json_text(report.model_dump(mode="json"))

@@ -7,7 +7,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from advisor.errors import ReportError
 from advisor.report.models import Report
@@ -150,16 +150,6 @@ def short_names(paths: Sequence[str]) -> list[str]:
         if len(set(names)) == distinct:
             return names
     return ["/".join(p) for p in parts]
-
-
-def parse_report(data: object, source: str) -> Report:
-    """A schema-checked report dict as the typed `Report`; a model error names the file and the field."""
-    try:
-        return Report.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        field = ".".join(str(p) for p in first["loc"]) or None
-        raise ReportError(f"not a report this fwadvisor reads: {first['msg']}", file=source, field=field) from None
 
 
 def _groups(labels: Sequence[str], values: Sequence[str]) -> list[Group]:

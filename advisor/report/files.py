@@ -6,9 +6,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from advisor.errors import ReportError
 from advisor.jsonio import read_json
-from advisor.report.models import READABLE_VERSIONS, SCHEMA_VERSION, schema_text
+from advisor.report.models import READABLE_VERSIONS, SCHEMA_VERSION, Report, schema_text
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schemas" / "report.schema.json"
 
@@ -35,11 +37,20 @@ def validate_report(data: Any, source: str = "<report>") -> None:
         raise ReportError(f"does not match the report schema: {error.message[:200]}", file=source, field=path or None)
 
 
-def load_report(path: str | Path) -> dict[str, Any]:
+def report_from_json(data: Any, source: str = "<report>") -> Report:
+    """Parsed report JSON, checked against the shipped schema, as the typed `Report`; errors name file and field."""
+    validate_report(data, source)
+    try:
+        return Report.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(p) for p in first["loc"]) or None
+        raise ReportError(f"not a report this fwadvisor reads: {first['msg']}", file=source, field=field) from None
+
+
+def load_report(path: str | Path) -> Report:
     """Read and validate a saved report (`--from-json`, `compare`): a regular file, size- and depth-limited."""
-    data = read_json(path, ReportError)
-    validate_report(data, str(path))
-    return data  # type: ignore[no-any-return]
+    return report_from_json(read_json(path, ReportError), str(path))
 
 
 def write_schema_files(root: Path | None = None) -> list[Path]:

@@ -1,4 +1,4 @@
-"""The team decision as a JSON-ready document (validated on the way by the models in `decision_schema`)."""
+"""The team decision as its typed document (`decision_schema.TeamDecisionDoc`); its JSON is that model's dump."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from typing import Any
 
 from advisor import __version__
 from advisor.knowledge.base import KnowledgeBase
-from advisor.report import anonymise, build_report
+from advisor.privacy import scrub_text
+from advisor.report import build_report
 from advisor.report.models import Ahp, Knowledge, Pack, Tool
 from advisor.team.decide import MemberView, TeamDecision
 from advisor.team.decision_schema import (
@@ -27,8 +28,7 @@ from advisor.team.decision_schema import (
 
 def _path(path: str) -> str:
     # A member's file path may hold the home folder, which names the user.
-    scrubbed = anonymise({"file": path})
-    return str(scrubbed["file"]) if scrubbed else path
+    return scrub_text(path)
 
 
 def _member(view: MemberView) -> MemberSection:
@@ -65,8 +65,8 @@ def to_document(
     probe: dict[str, Any] | None,
     bench: dict[str, Any] | None,
     evidence: str,
-) -> dict[str, Any]:
-    """The JSON form of `decision` (schema `team-decision.schema.json`, version 2.0)."""
+) -> TeamDecisionDoc:
+    """The document of `decision` (schema `team-decision.schema.json`, version 2.0)."""
     team_report = build_report(decision.team, kb, probe=probe, bench=bench, profile_source="team (aggregated)")
     members = [v.member for v in decision.members]
     aij = decision.aij
@@ -75,7 +75,7 @@ def to_document(
         generated_at=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         tool=Tool(version=__version__),
         knowledge=Knowledge(version=kb.version, packs=[Pack(**p.to_json()) for p in kb.packs]),
-        machine=team_report["machine"],
+        machine=team_report.machine,
         evidence={
             "source": _path(evidence),
             "probe": probe is not None,
@@ -98,7 +98,7 @@ def to_document(
             else None,
             team_weights=decision.weights,
         ),
-        team=TeamSection(**{k: team_report[k] for k in TeamSection.model_fields}),
+        team=TeamSection(**{k: getattr(team_report, k) for k in TeamSection.model_fields}),
         consensus=ConsensusSection(
             kendall_w=None if decision.kendall_w is None else min(1.0, max(0.0, decision.kendall_w)),
             candidates=[b.framework for b in decision.team.ranking],
@@ -118,4 +118,4 @@ def to_document(
             for w in decision.warnings
         ],
     )
-    return doc.model_dump(mode="json")
+    return TeamDecisionDoc.model_validate(doc.model_dump(mode="json"))  # exactly what its JSON reads back as

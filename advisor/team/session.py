@@ -12,15 +12,16 @@ from advisor.knowledge.base import KnowledgeBase
 from advisor.team.decide import decide
 from advisor.team.decision_doc import to_document
 from advisor.team.decision_markdown import to_markdown_decision
+from advisor.team.decision_schema import TeamDecisionDoc
 from advisor.team.members import LeftOut, Member, load_members
 from advisor.team.progress import OnProgress
 
 
 @dataclass(frozen=True)
 class DecisionOutput:
-    """The team decision as JSON-ready data and as Markdown, and the member files left out."""
+    """The team decision as its typed document and as Markdown, and the member files left out."""
 
-    document: dict[str, Any]
+    document: TeamDecisionDoc
     markdown: str
     left_out: tuple[LeftOut, ...]
 

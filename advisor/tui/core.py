@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # only for types: the core itself is imported at the call
     from advisor.profile import Profile
+    from advisor.report import Report
 
 
 class Unavailable(Exception):
@@ -213,8 +214,8 @@ def assess(
     bench: dict[str, Any] | None,
     *,
     draws: int | None = None,
-) -> dict[str, Any]:
-    """Score the frameworks under the walk's profile with the evidence so far; returns the full report JSON.
+) -> Report:
+    """Score the frameworks under the walk's profile with the evidence so far; returns the full typed report.
 
     `draws` lowers the Monte-Carlo sensitivity draws for previews that must follow every key press.
     """
@@ -223,18 +224,17 @@ def assess(
     extra = {"draws": draws} if draws else {}
     assessment = engine(kb, resolved, probe=probe, bench=bench, **extra)
     build = _attr("advisor.report", "build_report")
-    return _json(build(assessment, kb, probe=probe, bench=bench, profile_source="interactive advisor (fwadvisor)"))
+    return build(assessment, kb, probe=probe, bench=bench, profile_source="interactive advisor (fwadvisor)")  # type: ignore[no-any-return]
 
 
-def advice_change_line(report: dict[str, Any]) -> str | None:
+def advice_change_line(report: Report) -> str | None:
     """The weight (0-5) that changes the report's advice, in the words the CLI and the Markdown use."""
     return _attr("advisor.report.sensitivity_text", "advice_change_line")(report)  # type: ignore[no-any-return]
 
 
-def report_markdown(report: dict[str, Any]) -> str:
-    """The Markdown form of a report JSON."""
-    typed = _attr("advisor.report", "Report").model_validate(report)
-    return str(_attr("advisor.report", "to_markdown")(typed))
+def report_markdown(report: Report) -> str:
+    """The Markdown form of a report."""
+    return str(_attr("advisor.report", "to_markdown")(report))
 
 
 def profile_yaml(profile: Profile) -> str:
@@ -258,18 +258,24 @@ def load_checked_profile(path: str, kb: Any) -> Profile:
     return profile  # type: ignore[no-any-return]
 
 
-def report_profile(report: dict[str, Any]) -> Profile:
+def report_profile(report: Report) -> Profile:
     """The profile a saved report was made with (its `profile.as_written`)."""
-    raw = (report.get("profile") or {}).get("as_written") or {}
-    return parse_profile(raw, "<report profile>")
+    return parse_profile(report.profile.as_written, "<report profile>")
 
 
-def load_report(path: str) -> dict[str, Any]:
+def report_evidence(report: Report) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """A saved report's probe and benchmark JSON, as its file wrote them (no nulls added for absent fields)."""
+    probe, bench = (None if s is None else s.model_dump(mode="json", exclude_unset=True)
+                    for s in (report.probe, report.benchmarks))
+    return probe, bench
+
+
+def load_report(path: str) -> Report:
     """Read and validate a saved report JSON."""
-    return _json(_attr("advisor.report", "load_report")(path))
+    return _attr("advisor.report", "load_report")(path)  # type: ignore[no-any-return]
 
 
-def report_json_text(report: dict[str, Any]) -> str:
+def report_json_text(report: Report) -> str:
     """The report as JSON text, exactly as `fwadvisor report --json` writes it."""
     return str(_attr("advisor.report", "to_json_text")(report))
 
@@ -293,10 +299,9 @@ def checklist(
     )
 
 
-def recommended_framework(report: dict[str, Any]) -> str | None:
+def recommended_framework(report: Report) -> str | None:
     """The framework a report recommends (its recommendation, else the top of its ranking)."""
-    found = _attr("advisor.team", "recommended_framework")(report)
-    return str(found) if found else None
+    return report.recommendation.framework or (report.ranking[0].framework if report.ranking else None)
 
 
 def progress_done(framework: str, current: str | None) -> set[str]:

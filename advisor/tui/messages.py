@@ -8,6 +8,7 @@ from textual.message import Message
 
 if TYPE_CHECKING:
     from advisor.profile import Profile
+    from advisor.report import Report
 
 
 class EvidenceEvent(Message):
@@ -40,7 +41,7 @@ class AssessmentReady(Message):
     """The core scored the frameworks under the current profile (`report` is None when it could not)."""
 
     def __init__(
-        self, report: dict[str, Any] | None, error: str | None = None, *, profile: Profile | None = None
+        self, report: Report | None, error: str | None = None, *, profile: Profile | None = None
     ) -> None:
         super().__init__()
         self.report = report

@@ -27,6 +27,7 @@ from advisor.tui.messages import AssessmentReady, EvidenceDone, EvidenceEvent
 
 if TYPE_CHECKING:
     from advisor.profile import Profile
+    from advisor.report import Report
     from advisor.tui.screens.base import StepScreen
 
 
@@ -39,7 +40,7 @@ class AdvisorState(App[None]):
         kb: Any = None,
         probe: dict[str, Any] | None = None,
         bench: dict[str, Any] | None = None,
-        report: dict[str, Any] | None = None,
+        report: Report | None = None,
         live: bool = True,
         packs: tuple[str, ...] = (),
         settings_path: Path | None = None,
@@ -63,9 +64,9 @@ class AdvisorState(App[None]):
         self.probe_fast_error: str | None = None
         self.probe: dict[str, Any] | None = probe
         self.bench: dict[str, Any] | None = bench
-        self.loaded_report: dict[str, Any] | None = report
+        self.loaded_report: Report | None = report
         self.loaded_profile: Profile | None = None
-        self.report: dict[str, Any] | None = None  # the latest assessment of the walk's answers
+        self.report: Report | None = None  # the latest assessment of the walk's answers
         self.report_profile: Profile | None = None  # the profile `report` was scored under
         self.evidence_run = 0  # number of the latest run: a stale run's end must not end the new one
         self.evidence_active = False
@@ -230,7 +231,7 @@ class AdvisorState(App[None]):
 
     # --- reports ---------------------------------------------------------------------------------
 
-    def open_report(self, report: dict[str, Any]) -> None:
+    def open_report(self, report: Report) -> None:
         """Show a saved report beside the user's walk: its evidence, answers and recommendation fill a walk of
         its own, never saved over theirs (`resume_own_walk` goes back to it); nothing is measured."""
         if self.walk is self.settings.walk:
@@ -239,18 +240,14 @@ class AdvisorState(App[None]):
                 self.notify("your own walk is kept: Resume on the Welcome step goes back to it")
         self.walk = Walk(step=self.walk.step)
         self.loaded_report = report
-        self.probe = report.get("probe")
-        self.bench = report.get("benchmarks")
+        self.probe, self.bench = core.report_evidence(report)
         try:
             profile = core.report_profile(report)
         except Exception as exc:  # noqa: BLE001 - the report still shows; only what-if lacks its answers
             self.notify(f"the report's profile could not be read back: {exc}", severity="warning")
         else:
             self.set_profile(profile)
-        try:
-            self.walk.chosen = core.recommended_framework(report)
-        except core.Unavailable:
-            self.walk.chosen = None  # onboarding falls back to the top of the report's ranking
+        self.walk.chosen = core.recommended_framework(report)
         self.save()
         self.loaded_profile = self.profile()
         self._refresh_screens()
@@ -273,11 +270,11 @@ class AdvisorState(App[None]):
         """Whether the opened report still answers the walk (no answer changed since it was opened)."""
         return self.loaded_report is not None and core.same_profile(self.profile(), self.loaded_profile)
 
-    def keep_report(self, report: dict[str, Any], profile: Profile) -> None:
+    def keep_report(self, report: Report, profile: Profile) -> None:
         """Remember the assessment of the walk's own profile (not a what-if) for onboarding and export."""
         self.report, self.report_profile = report, profile
 
-    def current_report(self) -> dict[str, Any]:
+    def current_report(self) -> Report:
         """The report for the walk's answers now: the opened one, the latest, or scored afresh (call off the UI)."""
         if self.showing_loaded_report() and self.loaded_report is not None:
             return self.loaded_report
@@ -288,7 +285,7 @@ class AdvisorState(App[None]):
             raise core.Unavailable(self.kb_error or "the knowledge base is still loading")
         return core.assess(self.kb, profile, self.probe or self.probe_fast, self.bench)
 
-    def chosen_framework(self, report: dict[str, Any] | None) -> str | None:
+    def chosen_framework(self, report: Report | None) -> str | None:
         """The chosen framework: the user's pick on Results, else the one `report` recommends."""
         if self.walk.chosen:
             return self.walk.chosen

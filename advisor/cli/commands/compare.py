@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # only for types: the core is imported at the call, so the parser stays light at start-up
+    from advisor.report import Report
 
 HELP = "show saved reports side by side (machines, runs or profiles), what differs first"
 
@@ -118,15 +121,14 @@ def render(comparison: Any, show_all: bool) -> list[Any]:
     return parts
 
 
-def load(paths: list[str]) -> list[tuple[str, Any]]:
+def load(paths: list[str]) -> list[tuple[str, Report]]:
     """Each file read, checked against the report schema and typed; the first bad one is one `ReportError`."""
     from advisor.errors import UsageError
     from advisor.report import load_report
-    from advisor.report.compare import parse_report
 
     if len(paths) < 2:
         raise UsageError("compare needs at least two report files", field="reports")
-    return [(p, parse_report(load_report(p), p)) for p in paths]
+    return [(p, load_report(p)) for p in paths]
 
 
 def run(args: argparse.Namespace) -> int:

@@ -146,9 +146,10 @@ def run_node(args: argparse.Namespace) -> int:
     note(f"fwadvisor: fleet node {place.node_index} ({place.launcher.value}, rank {place.rank} of "
          f"{place.world_size or '?'})")
     report = _in_worker(lambda cancel: node_report(kb, place, _options(args), cancel=cancel))
+    data = report.model_dump(mode="json")  # the file's JSON, from the model
     if not args.identify:  # the launcher's host names and leader address are hidden wherever they slipped in
-        report = scrub(report, drop_keys=False, hide=tuple(v for v in (place.node_name, place.leader_addr) if v))
-    text = json_text(report)
+        data = scrub(data, drop_keys=False, hide=tuple(v for v in (place.node_name, place.leader_addr) if v))
+    text = json_text(data)
     if args.stdout:
         emit_text(text)
     else:

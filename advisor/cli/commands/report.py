@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # only for types: the core is imported at the call, so the parser stays light at start-up
+    from advisor.report import Report
 
 HELP = "probe, benchmark and score the frameworks for a profile; print or save the report"
 
@@ -48,16 +51,18 @@ def _progress(event: Any) -> None:
 
 
 def gather(
-    args: argparse.Namespace, kb: Any, resolved: Any, old: dict[str, Any] | None = None
+    args: argparse.Namespace, kb: Any, resolved: Any, old: Report | None = None
 ) -> tuple[dict[str, Any] | None, dict[str, Any] | None, str | None]:
     """The evidence: from a saved report (`old`), or by running the probe and (unless --no-bench) the benchmarks."""
     if old is not None:
         from advisor.privacy import allowed_evidence
 
-        host = (old.get("machine") or {}).get("hostname") if args.identify else None
-        # The same allow-list as a live run: a foreign report's other variables are not carried forward.
-        return allowed_evidence(old.get("probe"), identify=args.identify), \
-            allowed_evidence(old.get("benchmarks"), identify=args.identify), host
+        host = old.machine.hostname if args.identify else None
+        # The sections as the file wrote them (exclude_unset: no nulls added for fields it lacks), and with the
+        # same allow-list as a live run: a foreign report's other variables are not carried forward.
+        probe, bench = (None if s is None else s.model_dump(mode="json", exclude_unset=True)
+                        for s in (old.probe, old.benchmarks))
+        return allowed_evidence(probe, identify=args.identify), allowed_evidence(bench, identify=args.identify), host
     from advisor.evidence.probe import run_probe  # deferred: the probe pulls in psutil, cpuinfo, NVML
     from advisor.scoring.constraints import apply_constraints
 
@@ -90,12 +95,12 @@ def run(args: argparse.Namespace) -> int:
     from advisor.cli.output import emit_text, write_file
     from advisor.knowledge import load_knowledge
     from advisor.profile import Profile, load_profile, parse_profile, resolve_profile
-    from advisor.report import Report, build_report, load_report, to_json_text, to_markdown
+    from advisor.report import build_report, load_report, to_json_text, to_markdown
     from advisor.scoring import assess
 
     html_out(args)  # a --html that cannot be written is refused before anything runs
     kb = load_knowledge(args.kb)
-    old: dict[str, Any] | None = None
+    old: Report | None = None
     if args.profile:
         profile, source = load_profile(args.profile), args.profile
         resolved = resolve_profile(profile, kb, scenario=args.scenario)  # a bad profile is reported first
@@ -105,8 +110,8 @@ def run(args: argparse.Namespace) -> int:
         if args.from_json:
             # Without --profile a saved report is re-scored under the profile it was made with (stored in it).
             old = load_report(args.from_json)
-            profile = parse_profile(old["profile"]["as_written"], f"{args.from_json}: profile.as_written")
-            source = str(old["profile"].get("source") or args.from_json)
+            profile = parse_profile(old.profile.as_written, f"{args.from_json}: profile.as_written")
+            source = old.profile.source or args.from_json
         resolved = resolve_profile(profile, kb, scenario=args.scenario)
     probe, bench, host = gather(args, kb, resolved, old)
     assessment = assess(kb, resolved, probe=probe, bench=bench, seed=args.seed)
@@ -116,18 +121,17 @@ def run(args: argparse.Namespace) -> int:
         assessment, kb, probe=probe, bench=bench, profile_source=source, identify=args.identify, hostname=host
     )
     # stdout first, then the file: a file that cannot be written no longer takes the measured evidence with it.
-    typed = Report.model_validate(report)
     page = None
     if args.html:
         from advisor.report.html import report_html
 
-        page = report_html(typed, identify=args.identify)  # the page reads the typed report, never the dict
+        page = report_html(report, identify=args.identify)
     if args.json:
         emit_text(to_json_text(report))
     elif args.markdown:
-        emit_text(to_markdown(typed))
+        emit_text(to_markdown(report))
     elif args.csv:
-        emit_text(_csv(typed, args))
+        emit_text(_csv(report, args))
     elif args.html == "-":
         emit_text(page or "")
     else:
@@ -136,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
         suffix = Path(args.output).suffix.lower()
         md = args.markdown or suffix in (".md", ".markdown")
         as_csv = not md and (args.csv or suffix == ".csv")
-        text = to_markdown(typed) if md else _csv(typed, args) if as_csv else to_json_text(report)
+        text = to_markdown(report) if md else _csv(report, args) if as_csv else to_json_text(report)
         write_file(args.output, text, what="report", rescue="report",
                    on_stdout=bool(args.json and not md and not as_csv or args.markdown and md or args.csv and as_csv))
     if page is not None and args.html != "-":
@@ -144,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _csv(report: Any, args: argparse.Namespace) -> str:
+def _csv(report: Report, args: argparse.Namespace) -> str:
     """The ranking's and the benchmarks' figures as tidy CSV (docs/csv.md); `report` names the saved file, if any."""
     from advisor.report.csv_out import report_rows, to_csv
 
@@ -169,7 +173,7 @@ def html_out(args: argparse.Namespace) -> None:
             raise UsageError("draws its charts with matplotlib: pip install 'fwadvisor[html]'", field="--html")
 
 
-def summary(report: dict[str, Any]) -> None:
+def summary(report: Report) -> None:
     """The Rich summary on stdout: recommendation, ranking with top reasons, stability, exclusions, warnings."""
     from rich.panel import Panel
     from rich.table import Table
@@ -179,9 +183,9 @@ def summary(report: dict[str, Any]) -> None:
     from advisor.report.sensitivity_text import advice_change_line
 
     console = make_console()
-    rec = report["recommendation"]
+    rec = report.recommendation
     # Text from packs and profiles is escaped (cell): no Rich markup or terminal control sequence acts from it.
-    body = cell(rec["summary"]) + "\n\n" + "\n".join(f"• {cell(s)}" for s in rec["next_steps"])
+    body = cell(rec.summary) + "\n\n" + "\n".join(f"• {cell(s)}" for s in rec.next_steps)
     console.print(Panel(body, title="Recommendation", title_align="left"))
     table = Table(title="Ranking (weighted sum, 0-5; TOPSIS cross-check)", title_justify="left")
     for col, just in (
@@ -193,31 +197,29 @@ def summary(report: dict[str, Any]) -> None:
         ("evidence", "left"),
     ):
         table.add_column(col, justify=just, overflow="fold")  # type: ignore[arg-type]
-    for e in report["ranking"]:
-        top = sorted(e["contributions"], key=lambda c: -c["contribution"])[:2]
-        evidence = (
-            "measured" if e["status"] == "measured here" else ("installed" if e["installed"] else "knowledge only")
-        )
+    for e in report.ranking:
+        top = sorted(e.contributions, key=lambda c: -c.contribution)[:2]
+        evidence = "measured" if e.status == "measured here" else ("installed" if e.installed else "knowledge only")
         table.add_row(
-            str(e["rank"]),
-            cell(e["name"]),
-            f"{e['total']:.2f}",
-            f"{e['topsis']:.2f}",
-            ", ".join(c["criterion"].replace("_", " ") for c in top),
+            str(e.rank),
+            cell(e.name),
+            f"{e.total:.2f}",
+            f"{e.topsis:.2f}",
+            ", ".join(c.criterion.replace("_", " ") for c in top),
             evidence,
         )
     console.print(table)
-    sens = report["sensitivity"]
+    sens = report.sensitivity
     if sens:
-        mc = sens["monte_carlo"]
-        line = f"; {sens['winner']} wins {100 * mc['win_share'][sens['winner']]:.0f}%"
-        line += f" of {mc['draws']} draws with weights ±{100 * mc['spread']:.0f}%"
+        mc = sens.monte_carlo
+        line = f"; {sens.winner} wins {100 * mc.win_share[sens.winner]:.0f}%"
+        line += f" of {mc.draws} draws with weights ±{100 * mc.spread:.0f}%"
         change = advice_change_line(report)
         if change:
             line += f". {change}"
-        console.print(styled("Stability: ", (sens["verdict"], "bold"), line))
-    for x in report["exclusions"]:
-        if x["kind"] == "constraint":
-            console.print(styled(("excluded", "yellow"), f" {cell(x['framework'])}: {cell('; '.join(x['reasons']))}"))
-    for w in report["warnings"]:
-        console.print(styled(("warning", "yellow"), f" {cell('[' + w['code'] + ']')} {cell(w['message'])}"))
+        console.print(styled("Stability: ", (sens.verdict, "bold"), line))
+    for x in report.exclusions:
+        if x.kind == "constraint":
+            console.print(styled(("excluded", "yellow"), f" {cell(x.framework)}: {cell('; '.join(x.reasons))}"))
+    for w in report.warnings:
+        console.print(styled(("warning", "yellow"), f" {cell('[' + w.code + ']')} {cell(w.message)}"))

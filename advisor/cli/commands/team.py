@@ -129,14 +129,14 @@ def run_decide(args: argparse.Namespace) -> int:
     with DecideBar() as bar:  # a hundred members take seconds: say how far it has got
         out = decide_members(kb, members, left_out, probe=probe, bench=bench, evidence=evidence, seed=args.seed,
                              on_progress=bar.on_event)
+    data = out.document.model_dump(mode="json")  # the document's JSON, from the model
     if args.html:
         from advisor.privacy import scrub
         from advisor.report.html import decision_html
         from advisor.team.decision_schema import TeamDecisionDoc
 
-        # Scrubbed as emit_document scrubs the JSON, then typed: the page reads the models, never the dict.
-        doc = TeamDecisionDoc.model_validate(scrub(out.document, drop_keys=False))
-        _emit_html(args, decision_html(doc), "team-decision")
+        # Scrubbed as emit_document scrubs the JSON, then typed again: the page reads the models.
+        _emit_html(args, decision_html(TeamDecisionDoc.model_validate(scrub(data, drop_keys=False))), "team-decision")
     if args.html != "-":
-        emit_document(args, out.document, out.markdown, rescue="team-decision")  # scrubbed: it is shared
+        emit_document(args, data, out.markdown, rescue="team-decision")  # scrubbed: it is shared
     return 0

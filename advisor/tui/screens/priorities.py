@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on
@@ -18,6 +18,9 @@ from advisor.tui.screens.base import StepScreen
 from advisor.tui.widgets.body import Body
 from advisor.tui.widgets.ranking import ranking_table
 from advisor.tui.widgets.weight_row import WeightRow
+
+if TYPE_CHECKING:  # only for types: the core is imported through advisor.tui.core
+    from advisor.report import Report
 
 #: Monte-Carlo draws for the live preview: enough for a ranking, cheap enough for every key press.
 PREVIEW_DRAWS = 200
@@ -52,7 +55,7 @@ class PrioritiesScreen(StepScreen):
 
     def __init__(self) -> None:
         super().__init__()
-        self.last_report: dict[str, Any] | None = None
+        self.last_report: Report | None = None
         self.last_error: str | None = None
         self.undo_stack: list[tuple[dict[str, float], list[list[Any]]]] = []  # (weights, pairwise) before a change
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
@@ -18,8 +18,10 @@ from advisor.tui.screens.base import StepScreen
 from advisor.tui.screens.priorities import PREVIEW_DRAWS
 from advisor.tui.widgets.body import Body
 from advisor.tui.widgets.explain import breakdown, sensitivity_sentence, short_status, warning_text
-from advisor.tui.widgets.ranking import entry_name, entry_score, ranking_entries
 from advisor.tui.widgets.weight_row import WeightRow
+
+if TYPE_CHECKING:  # only for types: the core is imported through advisor.tui.core
+    from advisor.report.models import RankingEntry, Report
 
 
 class ResultsScreen(StepScreen):
@@ -42,7 +44,7 @@ class ResultsScreen(StepScreen):
 
     def __init__(self) -> None:
         super().__init__()
-        self.report: dict[str, Any] | None = None
+        self.report: Report | None = None
         self.whatif: dict[str, float] | None = None
 
     def body(self) -> ComposeResult:
@@ -149,29 +151,27 @@ class ResultsScreen(StepScreen):
         running_text = "Benchmarks are running on step 4 (Evidence): the ranking is scored again when they finish."
         status.update(running_text if running else "")
 
-    def _show(self, report: dict[str, Any]) -> None:
+    def _show(self, report: Report) -> None:
         self.report = report
         table = self.query_one("#ranking", DataTable)
         keep = table.cursor_row
         table.clear()
-        entries = ranking_entries(report)
+        entries = report.ranking
         for i, entry in enumerate(entries, 1):
-            score = entry_score(entry)
             table.add_row(
-                "✓" if entry_name(entry) == self.advisor.walk.chosen else "",
+                "✓" if entry.framework == self.advisor.walk.chosen else "",
                 str(i),
-                Text(str(entry.get("name") or entry_name(entry))),
-                "?" if score is None else f"{score:.3f}",
+                Text(entry.name),
+                f"{entry.total:.3f}",
                 Text(short_status(entry)),
-                key=entry_name(entry),
+                key=entry.framework,
             )
         if entries:
             table.move_cursor(row=min(keep, len(entries) - 1))
         kb = self.advisor.kb
         names = {cid: c.name for cid, c in kb.criteria.items()} if kb else {}
-        names.update({e["framework"]: e["name"] for e in entries if e.get("framework") and e.get("name")})
-        rec = report.get("recommendation") or {}
-        headline = rec.get("summary") or rec.get("headline") if isinstance(rec, dict) else None
+        names.update({e.framework: e.name for e in entries})
+        headline = report.recommendation.summary
         prefix = "[b]What-if:[/b] " if self.whatif is not None else ""
         sensitivity = sensitivity_sentence(report, names, core.advice_change_line(report))
         verdict = (headline or sensitivity) if entries else "No framework qualifies."
@@ -180,18 +180,18 @@ class ResultsScreen(StepScreen):
         self._show_exclusions(report)
         self._show_breakdown()
 
-    def _show_exclusions(self, report: dict[str, Any]) -> None:
+    def _show_exclusions(self, report: Report) -> None:
         lines = ["[b]Exclusions[/b]"]
-        for ex in report.get("exclusions") or []:
-            reasons = "; ".join(ex.get("reasons") or []) or str(ex.get("reason", ""))
-            fid = ex.get("framework", "?")
+        for ex in report.exclusions:
+            reasons = "; ".join(ex.reasons)
+            fid = ex.framework
             kb = self.advisor.kb
             name = kb.frameworks[fid].name if kb is not None and fid in kb.frameworks else fid
             lines.append(escape(f"• {name}: {reasons}"))
         if len(lines) == 1:
             lines.append("none: every framework meets the hard constraints")
         self.query_one("#exclusions", Static).update("\n".join(lines))
-        warnings = [warning_text(w) for w in report.get("warnings") or []]
+        warnings = [warning_text(w) for w in report.warnings]
         text = Text()
         if warnings:
             text.append("Warnings", style="bold")
@@ -207,10 +207,10 @@ class ResultsScreen(StepScreen):
         """Enter: choose it."""
         self.action_choose()
 
-    def _selected(self) -> dict[str, Any] | None:
+    def _selected(self) -> RankingEntry | None:
         if self.report is None:
             return None
-        entries = ranking_entries(self.report)
+        entries = self.report.ranking
         row = self.query_one("#ranking", DataTable).cursor_row
         return entries[row] if 0 <= row < len(entries) else None
 
@@ -224,9 +224,9 @@ class ResultsScreen(StepScreen):
         entry = self._selected()
         if entry is None:
             return
-        self.advisor.walk.chosen = entry_name(entry)
+        self.advisor.walk.chosen = entry.framework
         self.advisor.save()
         if self.report is not None:
             self._show(self.report)  # the mark moves to the chosen row
-        name = entry.get("name") or entry_name(entry)
+        name = entry.name
         self.notify(f"chosen: {name} — press n for its onboarding checklist")

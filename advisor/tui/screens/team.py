@@ -17,13 +17,14 @@ from advisor.tui.widgets.field import PATHS_CHARS, TextField
 from advisor.tui.widgets.team_view import TeamView
 
 if TYPE_CHECKING:
+    from advisor.team.decision_schema import TeamDecisionDoc
     from advisor.tui.app import AdvisorApp
 
 
 class TeamDecided(Message):
     """The worker's result: the decision document and Markdown, the left-out lines, or an error."""
 
-    def __init__(self, document: dict[str, Any] | None, markdown: str, left_out: list[str]) -> None:
+    def __init__(self, document: TeamDecisionDoc | None, markdown: str, left_out: list[str]) -> None:
         super().__init__()
         self.document, self.markdown, self.left_out = document, markdown, left_out
 

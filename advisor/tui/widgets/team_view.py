@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Markdown, Static
 
 from advisor.tui.plain import plain
+
+if TYPE_CHECKING:  # only for types: the core is imported by the worker that decides
+    from advisor.team.decision_schema import TeamDecisionDoc
 
 
 class TeamView(VerticalScroll):
@@ -21,7 +24,7 @@ class TeamView(VerticalScroll):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.document: dict[str, Any] | None = None
+        self.document: TeamDecisionDoc | None = None
         self.markdown: str = ""
         self.left_out: list[str] = []
 
@@ -30,7 +33,7 @@ class TeamView(VerticalScroll):
         yield Static("", id="team-left-out")
         yield Markdown("Give each member's profile file above and press Enter.", id="team-markdown")
 
-    def show(self, document: dict[str, Any] | None, markdown: str, left_out: list[str]) -> None:
+    def show(self, document: TeamDecisionDoc | None, markdown: str, left_out: list[str]) -> None:
         """Show a decision (document None: `markdown` says why there is none)."""
         self.document, self.markdown, self.left_out = document, markdown, left_out
         self.query_one("#team-left-out", Static).update(plain("\n".join(left_out)))  # member paths: never markup
