@@ -79,7 +79,7 @@ def test_a_scenario_alone_reads_on_the_0_5_scale_and_exports_no_weights(kb: Any)
             await goto(pilot, "priorities")
             screen = app.screen
             assert isinstance(screen, PrioritiesScreen) and screen.last_report is not None, screen.last_error
-            assert not [w for w in screen.last_report["warnings"] if "0-5 scale" in w["message"]]
+            assert not [w for w in screen.last_report.warnings if "0-5 scale" in w.message]
             preset = resolve_profile(parse_profile({"scenario": "production_inference"}), kb).weights
             rows = {r.criterion: r for r in screen.query(WeightRow)}
             assert {c: r.weight for c, r in rows.items()} == preset
