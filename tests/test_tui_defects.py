@@ -140,8 +140,8 @@ def test_results_warnings_read_as_sentences(kb: Any) -> None:
             assert report is not None and report.warnings
             text = str(app.screen.query_one("#warnings").render())
             assert "{'code'" not in text and "{" not in text
-            first = report["warnings"][0]
-            assert first["message"][:40] in text.replace("\n", " ")
+            first = report.warnings[0]
+            assert first.message[:40] in text.replace("\n", " ")
 
     run(body())
 
@@ -343,8 +343,8 @@ def test_breakdown_figures_add_up_to_the_total_shown(kb: Any) -> None:
                 table = lines[: next(i for i, line in enumerate(lines) if line.strip().startswith("total")) + 1]
                 points = [float(line.split()[-1]) for line in table if line.rstrip() and line.split()[-1][-3:-2] == "."]
                 *parts, total = points
-                assert round(sum(parts), 2) == total, (entry["framework"], parts, total)
-                assert total == round(entry["total"], 2)
+                assert round(sum(parts), 2) == total, (entry.framework, parts, total)
+                assert total == round(entry.total, 2)
 
     run(body())
 
