@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from advisor.checklist import machine_summary
+from advisor.fleet.allreduce_summary import fleet_allreduce, intra_figures, read_section
 from advisor.fleet.models import (
     FailedNode,
     Finding,
@@ -124,6 +125,8 @@ def _node(item: NodeInput, kb_frameworks: Sequence[str]) -> tuple[FleetNode, lis
                 version=str(entry["version"]) if entry.get("version") else None,
                 outcome=str(entry["outcome"]) if entry.get("outcome") else None)
     figures, meta, noisy = _figures(item.data)
+    more, more_meta, more_noisy = intra_figures(read_section(item.data))  # the node's own intra-node all-reduce
+    figures, meta, noisy = {**figures, **more}, {**meta, **more_meta}, noisy + more_noisy
     node = FleetNode(
         label=item.label, rank=item.rank, source=item.source, type_id="", cpu=str(machine.get("cpu")),
         gpu=gpu, gpu_count=count, usable_cores=machine.get("usable_cores"),
@@ -267,6 +270,10 @@ def summarize(
                                     nodes=[label for t in minority for label in t.nodes]))
     findings += _framework_findings(nodes, kb_frameworks)
     findings += _floor_findings(kb, list(inputs), nodes, {n.label: c for n, c, _m in built})
+    sections = [(item.label, section) for item in inputs if (section := read_section(item.data)) is not None]
+    allreduce, allreduce_findings = fleet_allreduce(sections)
+    findings += allreduce_findings
     nodes.sort(key=lambda n: (n.rank is None, n.rank or 0, n.label))
     return FleetSummary(knowledge_version=kb.version, nodes_expected=expected, nodes=nodes, types=types,
-                        failed=list(failed), findings=findings, slow_threshold_pct=threshold_pct)
+                        failed=list(failed), findings=findings, slow_threshold_pct=threshold_pct,
+                        allreduce=allreduce)

@@ -28,7 +28,7 @@ from advisor.report.models import (
     Tool,
     WarningModel,
 )
-from advisor.report_evidence import BenchShape, ProbeShape
+from advisor.report_evidence import AllReduceShape, BenchShape, ProbeShape
 from advisor.scoring.engine import Assessment
 
 
@@ -64,14 +64,18 @@ def build_report(
     profile_source: str,
     identify: bool = False,
     hostname: str | None = None,
+    allreduce: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The report as a JSON-ready dict (validated by the pydantic models on the way)."""
+    """The report as a JSON-ready dict (validated by the pydantic models on the way).
+
+    `allreduce` is a fleet node's all-reduce (`AllReduceReport.to_json()`), kept in the report's own section.
+    """
     r = assessment.resolved
     if identify and hostname is None:
         hostname = socket.gethostname()
     if not identify:
         hostname = None
-        probe, bench = anonymise(probe), anonymise(bench)
+        probe, bench, allreduce = anonymise(probe), anonymise(bench), anonymise(allreduce)
     topsis_rank = {f: i + 1 for i, f in enumerate(assessment.topsis_order)}
     ranking = [
         RankingEntry(
@@ -97,6 +101,7 @@ def build_report(
         machine=_machine(probe, assessment.hardware, hostname),
         probe=None if probe is None else ProbeShape.model_validate(probe),
         benchmarks=None if bench is None else BenchShape.model_validate(bench),
+        allreduce=None if allreduce is None else AllReduceShape.model_validate(allreduce),
         profile=ProfileSection(
             source=profile_source,
             scenario=r.scenario,

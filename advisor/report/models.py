@@ -7,14 +7,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from advisor.report_evidence import BenchShape, ProbeShape
+from advisor.report_evidence import AllReduceShape, BenchShape, ProbeShape
 from advisor.scoring.evidence import BENCH_FULL_AT, BENCH_WEIGHT, HARDWARE_WEIGHT
 from advisor.scoring.setup_evidence import SERVING_WEIGHT
 
 #: Minor versions add optional fields only: a reader of 1.1 reads 1.0 reports unchanged.
-SCHEMA_VERSION: Literal["1.1"] = "1.1"
-READABLE_VERSIONS = ("1.0", "1.1")
-SCHEMA_ID = "https://fwadvisor.invalid/schemas/report-1.1.json"
+SCHEMA_VERSION: Literal["1.2"] = "1.2"
+READABLE_VERSIONS = ("1.0", "1.1", "1.2")
+SCHEMA_ID = "https://fwadvisor.invalid/schemas/report-1.2.json"
 
 
 class _M(BaseModel):
@@ -278,13 +278,16 @@ class Report(_M):
 
     model_config = ConfigDict(extra="forbid", title="fwadvisor report")
 
-    schema_version: Literal["1.0", "1.1"] = SCHEMA_VERSION
+    schema_version: Literal["1.0", "1.1", "1.2"] = SCHEMA_VERSION
     generated_at: str
     tool: Tool
     knowledge: Knowledge
     machine: Machine
     probe: ProbeShape | None = Field(description="the probe's JSON (schema fwadvisor.probe/1)")
     benchmarks: BenchShape | None = Field(description="the benchmark JSON (fwadvisor.bench/1); null if skipped")
+    allreduce: AllReduceShape | None = Field(
+        default=None, description="a fleet node's cross-node all-reduce (fwadvisor.collective/1, since 1.2); null "
+        "when not run (one node, --no-allreduce, --no-bench, or not a fleet node)")
     profile: ProfileSection
     method: Method
     ranking: list[RankingEntry]
