@@ -114,3 +114,16 @@ def test_a_peer_that_never_starts_ends_the_lone_node_within_its_bound(nodes, cap
     assert main(["fleet", "summary", str(folder / "out"), "--json"]) == 0
     finding = next(f for f in json.loads(capsys.readouterr().out)["findings"] if f["code"] == "allreduce_failed")
     assert finding["nodes"] == ["node-0000"] and finding["values"] == {"node-0000": inter["outcome"]}
+
+
+@pytest.mark.parametrize(("flags", "field"), [
+    (["--leader", "node0;rm -rf /:29500"], "--leader"),
+    (["--allreduce-port", "70000"], "--allreduce-port"),
+    (["--allreduce-timeout", "0"], "--allreduce-timeout"),
+])
+def test_bad_all_reduce_flags_are_one_line_before_the_probe(flags: list[str], field: str, capsys) -> None:  # type: ignore[no-untyped-def]
+    from advisor.cli import main
+
+    assert main(["fleet", "node", "--stdout", *flags]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"fwadvisor: error: {field}:"), err
