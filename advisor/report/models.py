@@ -93,6 +93,15 @@ class EffectiveWeightModel(_M):
     source: Literal["profile", "scenario", "scenario+profile", "pairwise", "equal"]
 
 
+class PartModel(_M):
+    """One part of a composed knowledge score (governance on the team's hardware: stewardship, portability)."""
+
+    code: str = Field(description="stewardship: the governance fact; portability: routes to other vendors' hardware")
+    score: float = Field(ge=0, le=5)
+    share: float = Field(ge=0, le=1, description="share of the criterion's knowledge score")
+    figures: list[dict[str, Any]] = Field(default_factory=list)
+
+
 class ContributionModel(_M):
     """One criterion's share of a total (contributions add up exactly to the total)."""
 
@@ -113,6 +122,9 @@ class ContributionModel(_M):
         default=None,
         description="where measured_score comes from: benchmark figures measured here, a hardware route the "
         "framework's own probe used here, the team's profile, or a route's support status in the knowledge base",
+    )
+    parts: list[PartModel] = Field(
+        default_factory=list, description="the knowledge score's parts where it is composed; empty: one fact"
     )
 
 

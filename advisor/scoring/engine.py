@@ -18,11 +18,13 @@ from advisor.scoring.advice import Audience, Recommendation, recommend, serving_
 from advisor.scoring.constraints import Exclusion, apply_constraints
 from advisor.scoring.decision import BreakEven, advice_change, advised, break_even
 from advisor.scoring.domains import domain_ecosystem
-from advisor.scoring.explain import Breakdown, Contribution, EvidenceSource, Status, blend, on_grid, total_of
+from advisor.scoring.explain import Breakdown, Contribution, EvidenceSource, Part, Status, blend, on_grid, total_of
 from advisor.scoring.fleet import FloorFinding, nvidia_finding, python_finding, team_fleet
 from advisor.scoring.hardware_fit import team_hardware_fit
 from advisor.scoring.mcda import rank_order, topsis
 from advisor.scoring.migration import MoveCost, move_cost
+from advisor.scoring.portability import CRITERION as VENDOR_RISK
+from advisor.scoring.portability import team_portability
 from advisor.scoring.sensitivity import DEFAULT_DRAWS, Sensitivity, analyse
 
 #: Probe outcomes that mean "the framework is there but something went wrong".
@@ -183,6 +185,7 @@ def assess(
             else:
                 on_hw = ev.hardware_specific(kb, fid, cid, probe, required, cap_override)
             replaced = on_hw is not None  # the knowledge score no longer is the framework's general score
+            parts: list[Part] = []
             if on_hw is not None:
                 # A backend-specific fact replaces the hardware-agnostic score (and the cap, which only
                 # guesses at it from the route's support status).
@@ -204,6 +207,12 @@ def assess(
                 measured.figures = [*measured.figures, *dom.parts]
                 notes.append(f"{crit.name}: {dom.summary}")
                 replaced = True
+            if cid == VENDOR_RISK and (port := team_portability(kb, fid, probe, required, override)) is not None:
+                # On the team's hardware, breadth beyond it is the hardware vendor's risk: it joins stewardship.
+                knowledge, parts = port.governance(knowledge)
+                measured.summary = f"{measured.summary}; {port.summary()}"
+                notes.append(f"{crit.name}: {port.summary()}")
+                replaced = True
             score = blend(knowledge, measured)
             contributions.append(
                 Contribution(
@@ -222,6 +231,7 @@ def assess(
                     figures=measured.figures,
                     evidence_source=EvidenceSource(measured.source) if measured.score is not None and measured.source
                     else None,
+                    parts=parts,
                 )
             )
         total = total_of([c.contribution for c in contributions])

@@ -70,6 +70,45 @@ class Status(StrEnum):
     NOT_PROBED = "not_probed"  # no probe, or no adapter probes it
 
 
+class PartCode(StrEnum):
+    """A named part of a criterion's knowledge score, where the score is composed of several facts."""
+
+    STEWARDSHIP = "stewardship"  # governance: who controls the roadmap, licence, maintenance signals
+    PORTABILITY = "portability"  # governance on known hardware: routes to other vendors' accelerators
+
+    @property
+    def label(self) -> str:
+        """How a breakdown names the part."""
+        return {"stewardship": "stewardship", "portability": "portability beyond the team's vendors"}[self.value]
+
+
+@dataclass
+class Part:
+    """One part of a composed knowledge score: its 0-5 figure, its share, and the figures it rests on."""
+
+    code: PartCode
+    score: float
+    share: float  # of the criterion's knowledge score; a contribution's parts' shares sum to 1
+    figures: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form for the report."""
+        return {"code": self.code.value, "score": self.score, "share": self.share, "figures": list(self.figures)}
+
+
+def parts_text(parts: Sequence[Any]) -> str:
+    """`stewardship 3.00 x 50% + portability ... 1.25 x 50%` from parts (objects or the report's JSON form)."""
+    out = []
+    for p in parts:
+        code, score, share = (p.code, p.score, p.share) if hasattr(p, "code") else (p["code"], p["score"], p["share"])
+        try:
+            name = PartCode(code).label
+        except ValueError:  # a part from a newer version: its code is its name
+            name = str(code)
+        out.append(f"{name} {float(score):.2f} x {100 * float(share):.0f}%")
+    return " + ".join(out)
+
+
 @dataclass
 class Contribution:
     """One criterion's part of a framework's total."""
@@ -88,10 +127,12 @@ class Contribution:
     evidence: str  # what was measured, or why nothing was
     figures: list[dict[str, Any]] = field(default_factory=list)
     evidence_source: EvidenceSource | None = None  # None: knowledge only
+    #: The knowledge score's parts where it is composed (governance on the team's hardware); empty: one fact.
+    parts: list[Part] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """JSON form for the report."""
-        return dict(self.__dict__)
+        return dict(self.__dict__) | {"parts": [p.to_json() for p in self.parts]}
 
 
 @dataclass

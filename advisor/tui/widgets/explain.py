@@ -8,7 +8,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from advisor.scoring.explain import evidence_label
+from advisor.scoring.explain import evidence_label, parts_text
 from advisor.tui.widgets.ranking import entry_name, entry_score
 
 #: Decimals of the breakdown's contributions and total, the same for both so that they add up on screen.
@@ -106,6 +106,8 @@ def breakdown(entry: dict[str, Any]) -> Group:
         if c.get("measured_score") is not None:
             label = evidence_label(c.get("evidence_source"))
             details.append(f", {label} {c['measured_score']:.2f} (share {c.get('evidence_weight', 0):.0%})")
+        if c.get("parts"):
+            details.append(f" = {parts_text(c['parts'])}")
         details.append(f"\n  {c.get('rationale', '')}")
         if c.get("evidence"):
             details.append(f"\n  evidence: {c['evidence']}", style="italic")
