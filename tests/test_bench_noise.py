@@ -52,12 +52,13 @@ def test_busy_thresholds() -> None:
     assert busy_reason({}, cores=2) is None  # nothing readable: no claim either way
 
 
-def _bench(a: dict[str, Any], b: dict[str, Any], busy: bool = False) -> dict[str, Any]:
+def _bench(a: dict[str, Any], b: dict[str, Any], busy: bool = False) -> BenchReport:
     base = {"device": "cpu", "benchmark": "gemm", "variant": "fp32-256", "unit": "GFLOP/s", "higher_is_better": True,
             "median_s": 1.0, "iqr_s": 0.01}
-    return {"environment": {"machine_state": {"busy": busy, "figures": 2, "busy_figures": 2 if busy else 0,
-                                              "reasons": ["other processes used up to 1.8 of 2 cores"]}},
-            "results": [{**base, "framework": "pytorch", **a}, {**base, "framework": "jax", **b}]}
+    return BenchReport.from_json({
+        "environment": {"machine_state": {"busy": busy, "figures": 2, "busy_figures": 2 if busy else 0,
+                                          "reasons": ["other processes used up to 1.8 of 2 cores"]}},
+        "results": [{**base, "framework": "pytorch", **a}, {**base, "framework": "jax", **b}]})
 
 
 def test_differences_inside_the_intervals_count_as_equal() -> None:

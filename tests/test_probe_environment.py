@@ -13,7 +13,7 @@ from advisor.evidence.hardware.requirements import (
     cuda_from_torch_version,
 )
 from advisor.evidence.hardware.software import ENV_REPORTED, parse_cudnn_header, parse_nvcc_version, probe_software
-from advisor.evidence.probe import hardware_ids
+from advisor.evidence.probe import ProbeReport, hardware_ids
 
 
 def _probe(root: Path, tools: tuple[str, ...] = (), env: dict[str, str] | None = None, system: str = "Linux",
@@ -65,7 +65,8 @@ def test_intel_ascend_and_apple(tmp_path: Path) -> None:
 def test_hardware_ids_mapping() -> None:
     accelerators = {"tpu": {"present": True}, "rocm": {"present": False}}
     probe = {"gpus": {"devices": [{"index": 0}]}, "accelerators": accelerators}
-    assert hardware_ids(probe) == ["cpu", "nvidia_cuda", "google_tpu"]
+    # A hand-written probe with two sections only: the rest is read as unknown.
+    assert hardware_ids(ProbeReport.from_json(probe)) == ["cpu", "nvidia_cuda", "google_tpu"]
 
 
 def test_nvcc_and_cudnn_parsers() -> None:

@@ -55,7 +55,7 @@ def test_volta_fleet_marks_current_pytorch_wheels_unsupported(kb) -> None:  # ty
 def test_probe_compute_capability_feeds_the_fleet(kb) -> None:  # type: ignore[no-untyped-def]
     probe = probe_fixture("probe_fake_nvidia_h100.json")
     fleet = team_fleet(load_profile_text("").model_copy(), probe)
-    assert fleet and fleet[0].compute_capability == "9.0" and fleet[0].count == len(probe["gpus"]["devices"])
+    assert fleet and fleet[0].compute_capability == "9.0" and fleet[0].count == len(probe.gpus.devices)
 
 
 def test_pascal_must_run_on_nvidia_excludes_where_no_release_is_known(kb) -> None:  # type: ignore[no-untyped-def]

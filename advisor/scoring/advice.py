@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.schema import Hardware
@@ -16,6 +16,9 @@ from advisor.scoring.fleet import FloorFinding
 from advisor.scoring.install_advice import InstallStep, install_sentence, install_steps
 from advisor.scoring.migration import MoveCost, route_sentence
 from advisor.scoring.sensitivity import Sensitivity, advice_change_sentence
+
+if TYPE_CHECKING:
+    from advisor.evidence.bench.results import BenchReport
 
 #: Whom the advice is for: one person's profile (`report`) or a team's aggregated one (`team decide`).
 Audience = Literal["profile", "team"]
@@ -93,7 +96,7 @@ def recommend(
     ranking: list[Breakdown],
     sens: Sensitivity | None,
     present: dict[Hardware, str],
-    bench: dict[str, Any] | None,
+    bench: BenchReport | None,
     gap: BreakEven | None = None,
     costs: Mapping[str, MoveCost] | None = None,
     audience: Audience = "profile",
@@ -195,7 +198,7 @@ def recommend(
         hint = install_sentence(name, install)
         if hint:
             steps.append(hint)
-    if top.installed and not bench:
+    if top.installed and bench is None:
         steps.append("Run `fwadvisor report` without --no-bench to blend measured performance into the ranking.")
     if machine_busy(bench):
         steps.append("The benchmarks ran on a busy machine and are not used: run `fwadvisor report` again when it is "

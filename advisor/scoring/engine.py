@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -24,6 +24,10 @@ from advisor.scoring.hardware_fit import team_hardware_fit
 from advisor.scoring.mcda import rank_order, topsis
 from advisor.scoring.migration import MoveCost, move_cost
 from advisor.scoring.sensitivity import DEFAULT_DRAWS, Sensitivity, analyse
+
+if TYPE_CHECKING:
+    from advisor.evidence.bench.results import BenchReport
+    from advisor.evidence.probe import ProbeReport
 
 #: Probe outcomes that mean "the framework is there but something went wrong".
 _FAILED = {"import_error", "crashed", "timed_out", "bad_output"}
@@ -64,11 +68,11 @@ class Assessment:
     break_even: BreakEven | None = None
 
 
-def _status(fid: str, probe: dict[str, Any] | None, bench: dict[str, Any] | None) -> tuple[Status, str, bool | None]:
+def _status(fid: str, probe: ProbeReport | None, bench: BenchReport | None) -> tuple[Status, str, bool | None]:
     # installed is None where nobody looked: no probe, or no adapter probed this framework (unknown, not "no").
-    entry = ((probe or {}).get("frameworks") or {}).get(fid)
-    installed = bool(entry.get("installed")) if entry else None
-    benched = any(r.get("framework") == fid for r in (bench or {}).get("results") or [])
+    entry = probe.frameworks.get(fid) if probe is not None else None
+    installed = entry.installed if entry is not None else None
+    benched = bench is not None and any(r.framework == fid for r in bench.results)
     if benched and ev.machine_busy(bench):
         # The figures exist but the scoring does not use them: saying "measured" would be a false claim.
         return Status.DISCARDED, "benchmarks discarded (machine busy): knowledge only", True
@@ -78,19 +82,18 @@ def _status(fid: str, probe: dict[str, Any] | None, bench: dict[str, Any] | None
         return Status.INSTALLED, "installed, not benchmarked", True
     if installed is False:
         return Status.NOT_INSTALLED, "not measured here (not installed): knowledge only", False
-    why = "no probe" if not probe else "no adapter probes it"
+    why = "no probe" if probe is None else "no adapter probes it"
     return Status.NOT_PROBED, f"not measured here ({why}): knowledge only", None
 
 
-def _probe_warnings(probe: dict[str, Any] | None, present: dict[Hardware, str], out: list[Warning_]) -> None:
-    if not probe:
+def _probe_warnings(probe: ProbeReport | None, present: dict[Hardware, str], out: list[Warning_]) -> None:
+    if probe is None:
         return
     accels = [hw for hw in present if hw is not Hardware.CPU]
-    for fid, entry in (probe.get("frameworks") or {}).items():
-        outcome = entry.get("outcome")
-        if outcome in _FAILED:
-            out.append(Warning_("import_failure", f"{fid}: probe {outcome}: {entry.get('error') or 'no detail'}", fid))
-        if accels and entry.get("installed") and entry.get("accelerator_ok") is False:
+    for fid, entry in probe.frameworks.items():
+        if entry.outcome in _FAILED:
+            out.append(Warning_("import_failure", f"{fid}: probe {entry.outcome}: {entry.error or 'no detail'}", fid))
+        if accels and entry.installed and entry.accelerator_ok is False:
             out.append(
                 Warning_(
                     "hardware",
@@ -99,28 +102,24 @@ def _probe_warnings(probe: dict[str, Any] | None, present: dict[Hardware, str], 
                     fid,
                 )
             )
-    for req in probe.get("requirements") or []:
-        if req.get("ok") is False:
-            out.append(
-                Warning_(
-                    "hardware", f"{req.get('framework')}: {req.get('check')}: {req.get('detail')}", req.get("framework")
-                )
-            )
+    for req in probe.requirements:
+        if req.ok is False:
+            out.append(Warning_("hardware", f"{req.framework}: {req.check}: {req.detail}", req.framework))
 
 
 def assess(
     kb: KnowledgeBase,
     resolved: ResolvedProfile,
     *,
-    probe: dict[str, Any] | None = None,
-    bench: dict[str, Any] | None = None,
+    probe: ProbeReport | None = None,
+    bench: BenchReport | None = None,
     today: dt.date | None = None,
     seed: int = 0,
     draws: int = DEFAULT_DRAWS,
     audience: Audience = "profile",
     known_stale: list[StaleFact] | None = None,
 ) -> Assessment:
-    """Score every candidate framework for `resolved` with the evidence given (probe/bench JSON or None).
+    """Score every candidate framework for `resolved` with the evidence given (the probe and bench run, or None).
 
     `audience` is whom the advice addresses: one person's profile, or a team's (`advisor.team.decide`).
     `known_stale` is `stale_facts(kb, today)` where the caller has it (`decide` assesses every member on one base).
@@ -252,15 +251,11 @@ def assess(
         warnings.append(Warning_("benchmark_spread", text, fid))
     if busy := ev.machine_busy(bench):
         warnings.append(Warning_("machine_busy", busy))
-    for f in (bench or {}).get("failures") or []:
-        if f.get("outcome") == "skipped":  # a preset's deliberate choice, not a failure
+    for f in bench.failures if bench is not None else ():
+        if f.outcome == "skipped":  # a preset's deliberate choice, not a failure
             continue
         warnings.append(
-            Warning_(
-                "bench_failure",
-                f"{f.get('framework')}/{f.get('device')}/{f.get('benchmark')}: {f.get('outcome')}: {f.get('error')}",
-                f.get("framework"),
-            )
+            Warning_("bench_failure", f"{f.framework}/{f.device}/{f.benchmark}: {f.outcome}: {f.error}", f.framework)
         )
     _probe_warnings(probe, present, warnings)
     # An excluded framework is out of the advice: a warning about it (its Python, its install) would only mislead.
