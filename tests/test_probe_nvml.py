@@ -211,8 +211,8 @@ def test_real_h200_gemms_do_not_rank_pytorch_and_jax_apart() -> None:
     from advisor.evidence.bench.results import BenchReport
     from advisor.scoring.evidence import benchmark_ratios
 
-    bench = BenchReport.from_json(json.loads((Path(__file__).parent / "fixtures" / "evidence" / "bench_real_h200_quick_gpu.json")
-                       .read_text()))
+    path = Path(__file__).parent / "fixtures" / "evidence" / "bench_real_h200_quick_gpu.json"
+    bench = BenchReport.from_json(json.loads(path.read_text()))
     ratios = benchmark_ratios(bench, {"pytorch", "jax"})
     gemm = [r for fw in ratios.values() for r in fw if r["benchmark"] == "gemm"]
     assert len(gemm) == 6

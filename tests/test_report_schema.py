@@ -100,7 +100,7 @@ def test_no_identity_without_identify() -> None:
     for key in ('"hostname": "', '"user": "', '"username": "'):
         assert key not in text
     # Only the probe's own allow-listed environment appears.
-    assert set(report["probe"]["software"]["env"]) == set(probe_fixture()["software"]["env"])
+    assert set(report["probe"]["software"]["env"]) == set(probe_fixture().software.env)
 
 
 def test_identify_keeps_the_host_name() -> None:
