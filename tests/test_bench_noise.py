@@ -63,13 +63,13 @@ def _bench(a: dict[str, Any], b: dict[str, Any], busy: bool = False) -> BenchRep
 
 def test_differences_inside_the_intervals_count_as_equal() -> None:
     overlap = ev.benchmark_ratios(_bench({"value": 100.0, "ci": [90.0, 110.0]}, {"value": 95.0, "ci": [85.0, 100.0]}))
-    assert overlap["jax"][0]["within_ci"] and overlap["jax"][0]["ratio_used"] == 1.0
+    assert overlap["jax"][0].within_ci and overlap["jax"][0].ratio_used == 1.0
     apart = ev.benchmark_ratios(_bench({"value": 100.0, "ci": [99.0, 101.0]}, {"value": 81.0, "ci": [80.0, 82.0]}))
     row = apart["jax"][0]
-    assert not row["within_ci"] and abs(row["ratio_used"] - 82.0 / 99.0) < 1e-9
-    assert abs(row["ratio_to_best"] - 0.81) < 1e-9
+    assert not row.within_ci and abs(row.ratio_used - 82.0 / 99.0) < 1e-9
+    assert abs(row.ratio_to_best - 0.81) < 1e-9
     legacy = ev.benchmark_ratios(_bench({"value": 100.0}, {"value": 50.0}))  # saved reports without intervals
-    assert legacy["jax"][0]["ratio_used"] == 0.5
+    assert legacy["jax"][0].ratio_used == 0.5
 
 
 def test_a_busy_machine_gives_knowledge_only_and_says_so() -> None:

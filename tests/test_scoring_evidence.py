@@ -91,13 +91,13 @@ def test_benchmark_ratios_from_recorded_bench() -> None:
     assert "numpy" not in ratios  # the NumPy baseline is context, not a candidate
     for rows in ratios.values():
         for row in rows:
-            assert 0 < row["ratio_to_best"] <= 1.0
-            assert row["benchmark"] != "agreement"
+            assert 0 < row.ratio_to_best <= 1.0
+            assert row.benchmark != "agreement"
     # Every shared group has one framework at exactly 1.
     groups: dict[tuple[str, str, str], list[float]] = {}
     for rows in ratios.values():
         for row in rows:
-            groups.setdefault((row["device"], row["benchmark"], row["variant"]), []).append(row["ratio_to_best"])
+            groups.setdefault((row.device, row.benchmark, row.variant), []).append(row.ratio_to_best)
     assert groups and all(max(v) == 1.0 and len(v) >= 2 for v in groups.values())
 
 

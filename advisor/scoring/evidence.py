@@ -19,6 +19,7 @@ reading its sections back into them (`from_json`) first.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import math
 from collections.abc import Collection, Mapping, Sequence
@@ -299,9 +300,29 @@ def _usable(r: Measurement) -> bool:
     return math.isfinite(r.value) and r.value > 0
 
 
-def benchmark_ratios(
-    bench: BenchReport | None, frameworks: Collection[str] | None = None
-) -> dict[str, list[dict[str, Any]]]:
+@dataclass(frozen=True)
+class Ratio:
+    """One shared benchmark of one framework against the best framework on the same device (1 = best)."""
+
+    device: str
+    benchmark: str
+    variant: str
+    value: float
+    ci: tuple[float, float] | None
+    unit: str
+    higher_is_better: bool
+    ratio_to_best: float
+    within_ci: bool  # the gap to the best lies inside the two confidence intervals: counted as equal
+    ratio_used: float  # what the score uses: at the intervals' near ends, never below RATIO_FLOOR
+
+    def to_json(self) -> dict[str, Any]:
+        """One entry of a performance contribution's `figures` in the report."""
+        out = dataclasses.asdict(self)
+        out["ci"] = None if self.ci is None else list(self.ci)
+        return out
+
+
+def benchmark_ratios(bench: BenchReport | None, frameworks: Collection[str] | None = None) -> dict[str, list[Ratio]]:
     """Per framework: each shared benchmark's ratio to the best framework on the same device (1 = best).
 
     Only `frameworks` (the knowledge base's) take part: the bench's NumPy baseline is context, not a candidate.
@@ -314,7 +335,7 @@ def benchmark_ratios(
         old = slot.get(r.framework)
         if old is None or (r.value > old.value) == r.higher_is_better:
             slot[r.framework] = r
-    out: dict[str, list[dict[str, Any]]] = {}
+    out: dict[str, list[Ratio]] = {}
     for (device, benchmark, variant), by_fw in groups.items():
         if len(by_fw) < 2:
             continue  # nothing to compare against on this device
@@ -325,18 +346,8 @@ def benchmark_ratios(
             ratio = r.value / best if better else best / r.value
             near = _near_ratio(r, top, better)
             out.setdefault(fid, []).append(
-                {
-                    "device": device,
-                    "benchmark": benchmark,
-                    "variant": variant,
-                    "value": r.value,
-                    "ci": None if r.ci is None else list(r.ci),
-                    "unit": r.unit,
-                    "higher_is_better": better,
-                    "ratio_to_best": ratio,
-                    "within_ci": near is not None and near >= 1.0,
-                    "ratio_used": max(ratio if near is None else near, RATIO_FLOOR),
-                }
+                Ratio(device, benchmark, variant, r.value, r.ci, r.unit, better, ratio,
+                      near is not None and near >= 1.0, max(ratio if near is None else near, RATIO_FLOOR))
             )
     return out
 
@@ -371,9 +382,7 @@ def machine_busy(bench: BenchReport | None) -> str | None:
     )
 
 
-def performance_evidence(
-    framework: str, ratios: dict[str, list[dict[str, Any]]], bench: BenchReport | None
-) -> Measured:
+def performance_evidence(framework: str, ratios: Mapping[str, list[Ratio]], bench: BenchReport | None) -> Measured:
     """The benchmark figure for `framework`: 5 * sqrt(geometric mean of ratios to the best)."""
     if bench is None:
         return Measured(None, 0.0, "no benchmarks run: knowledge only")
@@ -384,19 +393,19 @@ def performance_evidence(
         ran = any(r.framework == framework for r in bench.results)
         why = "no benchmark shared with another framework" if ran else "not measured here"
         return Measured(None, 0.0, f"{why}: knowledge only")
-    geo = math.exp(math.fsum(math.log(r["ratio_used"]) for r in rows) / len(rows))
+    geo = math.exp(math.fsum(math.log(r.ratio_used) for r in rows) / len(rows))
     weight = BENCH_WEIGHT * min(1.0, len(rows) / BENCH_FULL_AT)
     summary = f"{len(rows)} benchmark(s) shared; geometric mean {geo:.2f} of the best framework's throughput"
-    return Measured(5.0 * math.sqrt(geo), weight, summary, rows, "benchmark")
+    return Measured(5.0 * math.sqrt(geo), weight, summary, [r.to_json() for r in rows], "benchmark")
 
 
-def implausible_gaps(ratios: dict[str, list[dict[str, Any]]]) -> list[tuple[str, str]]:
+def implausible_gaps(ratios: Mapping[str, list[Ratio]]) -> list[tuple[str, str]]:
     """(framework, message) for ratios below `RATIO_FLOOR`, which were clipped before scoring."""
     out = []
     for fid, rows in ratios.items():
-        low = [r for r in rows if r["ratio_to_best"] < RATIO_FLOOR]
+        low = [r for r in rows if r.ratio_to_best < RATIO_FLOOR]
         if low:
-            items = ", ".join(f"{r['benchmark']}/{r['variant']} at {100 * r['ratio_to_best']:.1f}%" for r in low)
+            items = ", ".join(f"{r.benchmark}/{r.variant} at {100 * r.ratio_to_best:.1f}%" for r in low)
             out.append(
                 (
                     fid,
