@@ -155,3 +155,12 @@ def test_any_profile_gives_a_valid_report_whose_totals_decompose_exactly(
         assert sum(c["weight"] for c in entry["contributions"]) == pytest.approx(1.0)
     if report["sensitivity"]:
         assert report["sensitivity"]["winner"] == report["ranking"][0]["framework"]
+
+
+def test_every_ranking_note_carries_its_code() -> None:
+    # A fake NVIDIA probe (this machine has none) gives hardware notes; programs read their codes, not the words.
+    report = make_report("team: {current: [jax]}\n", "probe_fake_nvidia_h100.json")
+    entries = [e for e in report["ranking"] if e["notes"]]
+    assert entries
+    for e in entries:
+        assert len(e["note_codes"]) == len(e["notes"]) and all(c["code"] for c in e["note_codes"])

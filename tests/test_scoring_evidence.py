@@ -159,7 +159,7 @@ def test_migration_evidence_uses_the_effort_model(small) -> None:  # type: ignor
     # is the learning curve's, and counting it here favoured one framework in every greenfield case).
     assert {mig("team: {current: []}\n", fw) for fw in ("jax", "pytorch", "tensorflow")} == {5.0}
     m, notes = setup.migration_evidence(small, "mlx", load_profile_text("team: {current: [jax]}\n"))
-    assert m.score is None and notes == ["no migration entry jax -> mlx in the knowledge base"]
+    assert m.score is None and notes == [("jax", "no migration entry jax -> mlx in the knowledge base")]
 
 
 def test_assessment_with_recorded_evidence(small) -> None:  # type: ignore[no-untyped-def]

@@ -19,6 +19,7 @@ from advisor.report.models import (
     Knowledge,
     Machine,
     Method,
+    NoteCodeModel,
     Pack,
     ProfileSection,
     RankingEntry,
@@ -95,7 +96,8 @@ def build_report(
             status=b.status,
             status_code=b.status_code.value,
             installed=b.installed,
-            notes=b.notes,
+            notes=[n.message for n in b.notes],
+            note_codes=[NoteCodeModel(code=n.code, params=n.params) for n in b.notes],
             contributions=[ContributionModel(**c.to_json()) for c in b.contributions],
         )
         for i, b in enumerate(assessment.ranking)

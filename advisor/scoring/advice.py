@@ -49,11 +49,11 @@ class Recommendation:
         return out
 
 
-def serving_gaps(kb: KnowledgeBase, fid: str, resolved: ResolvedProfile) -> list[str]:
-    """One note per serving stack of the team that does not take `fid`'s models natively."""
+def serving_gaps(kb: KnowledgeBase, fid: str, resolved: ResolvedProfile) -> list[tuple[str, str]]:
+    """(serving stack id, note) per serving stack of the team that does not take `fid`'s models natively."""
     return [
-        f"the team's serving stack {kb.serving[sid].name} does not take {kb.frameworks[fid].name} models natively: "
-        "a move also means replacing or bridging it"
+        (sid, f"the team's serving stack {kb.serving[sid].name} does not take {kb.frameworks[fid].name} models "
+         "natively: a move also means replacing or bridging it")
         for sid in resolved.profile.serving
         if fid not in kb.serving[sid].frameworks
     ]
@@ -204,7 +204,7 @@ def recommend(
         steps.append("The benchmarks ran on a busy machine and are not used: run `fwadvisor report` again when it is "
                      "quiet to blend measured performance in.")
     floor = (floors or {}).get(top.framework)
-    for note in ([floor.message] if floor else []) + serving_gaps(kb, top.framework, resolved):
+    for note in ([floor.message] if floor else []) + [text for _sid, text in serving_gaps(kb, top.framework, resolved)]:
         steps.append(note[0].upper() + note[1:] + ".")
     if sens.advice_change is not None and sens.verdict != "tie":
         names = {**{c: k.name for c, k in kb.criteria.items()}, **{f: k.name for f, k in kb.frameworks.items()}}

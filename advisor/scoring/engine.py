@@ -18,7 +18,17 @@ from advisor.scoring.advice import Audience, Recommendation, recommend, serving_
 from advisor.scoring.constraints import Exclusion, apply_constraints
 from advisor.scoring.decision import BreakEven, advice_change, advised, break_even
 from advisor.scoring.domains import domain_ecosystem
-from advisor.scoring.explain import Breakdown, Contribution, EvidenceSource, Status, blend, on_grid, total_of
+from advisor.scoring.explain import (
+    Breakdown,
+    Contribution,
+    EvidenceSource,
+    Note,
+    NoteCode,
+    Status,
+    blend,
+    on_grid,
+    total_of,
+)
 from advisor.scoring.fleet import FloorFinding, nvidia_finding, python_finding, team_fleet
 from advisor.scoring.hardware_fit import team_hardware_fit
 from advisor.scoring.mcda import rank_order, topsis
@@ -141,22 +151,22 @@ def assess(
         fw = kb.frameworks[fid]
         status_code, status, installed = _status(fid, probe, bench)
         contributions: list[Contribution] = []
-        notes: list[str] = []
+        notes: list[Note] = []
         floor = nvidia_finding(kb, fid, resolved.profile, fleet)
         override = {Hardware.NVIDIA_CUDA: floor.support} if floor else None
         # A pinned older release performs and scales as before: only a route with no release at all caps those.
         cap_override = override if floor is not None and floor.support is Support.NONE else None
         if floor is not None:
             floors[fid] = floor
-            notes.append(floor.message)
+            notes.append(Note(NoteCode.GPU_FLOOR, floor.message))
             warnings.append(Warning_("hardware", f"{fid}: {floor.message}", fid))
         if python := python_finding(kb, fid, resolved.profile):
-            notes.append(python)
+            notes.append(Note(NoteCode.PYTHON_VERSION, python))
             warnings.append(Warning_("python_version", python, fid))
         cost = move_cost(kb, fid, resolved.profile)
         if cost is not None and cost.pairs:
             costs[fid] = cost
-        notes += serving_gaps(kb, fid, resolved)
+        notes += [Note(NoteCode.SERVING_GAP, text, {"serving": sid}) for sid, text in serving_gaps(kb, fid, resolved)]
         dom = domain_ecosystem(kb, fid, resolved.domain_weights)
         for cid in criteria:
             crit = kb.criteria[cid]
@@ -169,9 +179,9 @@ def assess(
                 measured = setup.serving_evidence(kb, fid, resolved.profile)
             elif crit.evidence == "migration":
                 measured, mig_notes = setup.migration_evidence(kb, fid, resolved.profile)
-                notes.extend(mig_notes)
-                for note in mig_notes:
-                    warnings.append(Warning_("knowledge", note, fid))
+                notes += [Note(NoteCode.NO_MIGRATION_ENTRY, text, {"source": src}) for src, text in mig_notes]
+                for _src, text in mig_notes:
+                    warnings.append(Warning_("knowledge", text, fid))
             else:
                 measured = ev.Measured(None, 0.0, "knowledge only")
             knowledge = fact.score
@@ -188,20 +198,20 @@ def assess(
                 knowledge = on_hw.score
                 rationale, sources, as_of = on_hw.rationale, on_hw.sources, on_hw.as_of
                 measured.summary = f"{measured.summary}; {on_hw.summary}"
-                notes.append(f"{crit.name}: {on_hw.summary}")
+                notes.append(Note(NoteCode.ON_TEAM_HARDWARE, f"{crit.name}: {on_hw.summary}", {"criterion": cid}))
             elif cid in ev.HARDWARE_BOUND:
                 cap, why = ev.hardware_cap(kb, fid, probe, required, cap_override)
                 if cap is not None and cap < knowledge:
                     knowledge = cap
                     measured.summary = f"{measured.summary}; {why}"
-                    notes.append(f"{crit.name}: {why}")
+                    notes.append(Note(NoteCode.HARDWARE_CAP, f"{crit.name}: {why}", {"criterion": cid, "cap": cap}))
             if cid == "ecosystem" and dom is not None and (on_hw is None or dom.score <= knowledge):
                 # The team's domains replace the general score; a lower figure on the team's hardware still wins.
                 knowledge = dom.score
                 rationale, sources, as_of = dom.rationale, dom.sources, dom.as_of
                 measured.summary = f"{measured.summary}; {dom.summary}"
                 measured.figures = [*measured.figures, *dom.parts]
-                notes.append(f"{crit.name}: {dom.summary}")
+                notes.append(Note(NoteCode.DOMAINS, f"{crit.name}: {dom.summary}", {"criterion": cid}))
                 replaced = True
             score = blend(knowledge, measured)
             contributions.append(
