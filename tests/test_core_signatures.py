@@ -54,7 +54,6 @@ NOT_YET = {
     "advisor/evidence/bench/stats.py::merge_machine",
     "advisor/evidence/bench/stats.py::busy_reason",
     "advisor/evidence/hardware/nvidia_topology.py::topology",
-    "advisor/evidence/hardware/requirements.py::check_all",
     "advisor/evidence/probe_cache.py::hardware_fingerprint",
     "advisor/report/build.py::build_report",
     "advisor/report/sensitivity_text.py::report_names",

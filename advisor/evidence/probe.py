@@ -267,9 +267,7 @@ def run_probe(
         raise
     _refine_cuda_order(gpus, fw_result)
     _merge_framework_devices(accelerators, fw_result)
-    requirements = check_all(
-        {k: v.to_json() for k, v in fw_result.items()}, software.python, versions, gpus.to_json()
-    )
+    requirements = check_all(fw_result, software.python, versions, gpus)
     if gpus.devices:
         notes.append("GPU devices are listed in NVML order (PCI bus order); cuda_index is the number CUDA programs use")
     if fast:
