@@ -38,6 +38,7 @@ EDGES = {
     "advisor/team/reading.py::knowledge_version_of": "a report file of any version",
     "advisor/team/reading.py::machine_label": "a report file of any version",
     "advisor/team/sanity.py::report_identity": "a report file of any version",
+    "advisor/fleet/allreduce_summary.py::read_section": "a node report file's allreduce section, any shape",
     "advisor/knowledge/verify/lister.py::list_files": "a package index's JSON answer",
     "advisor/knowledge/verify/lister.py::metadata": "a package index's JSON answer",
 }
