@@ -41,12 +41,14 @@ class SoftwareShape(_Open):
 
     os: str | None = None
     python: str | None = None
+    env: dict[str, str] | None = None
 
 
 class GpuDeviceShape(_Open):
     """One entry of `probe.gpus.devices`: its name becomes a fleet entry's model, so it has the same bound."""
 
     name: Annotated[str, StringConstraints(max_length=MAX_GPU_NAME)] | None = None
+    compute_capability: str | None = None
 
 
 class GpusShape(_Open):
@@ -60,7 +62,6 @@ class AcceleratorShape(_Open):
 
     present: bool | None = None
     detail: str | None = None
-    devices: Any = None
 
 
 class FrameworkShape(_Open):
@@ -69,13 +70,17 @@ class FrameworkShape(_Open):
     installed: bool | None = None
     outcome: str | None = None
     accelerator_ok: bool | None = None
+    error: str | None = None
+    devices: list[dict[str, Any]] | None = None
 
 
 class RequirementShape(_Open):
     """One entry of `probe.requirements`."""
 
     framework: str | None = None
+    check: str | None = None
     ok: bool | None = None
+    detail: str | None = None
 
 
 class ProbeShape(_Open):

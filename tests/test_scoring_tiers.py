@@ -7,6 +7,8 @@ from typing import Any
 
 from _scoring_support import probe_fixture
 
+from advisor.evidence.hardware.nvidia import GpuReport
+from advisor.evidence.probe import FrameworkProbe
 from advisor.knowledge.schema import Hardware, Support
 from advisor.knowledge.tiers import TIER_CAP, Tier
 from advisor.profile import load_profile_text, resolve_profile
@@ -84,8 +86,10 @@ def test_without_team_hardware_the_general_breadth_score_stands(kb: Any) -> None
 def test_a_route_used_here_is_the_only_measured_hardware_evidence(kb: Any) -> None:
     # A fake probe (this machine has no GPU): PyTorch's own child used the NVIDIA GPU here.
     probe = probe_fixture()
-    probe["gpus"] = {"devices": [{"name": "Fake GPU", "compute_capability": "9.0"}]}
-    probe["frameworks"] = {"pytorch": {"installed": True, "devices": [{"kind": "gpu"}]}}
+    probe.gpus = GpuReport.from_json({"status": "ok", "message": "fake", "devices": [
+        {"name": "Fake GPU", "compute_capability": "9.0"}]})
+    probe.frameworks = {"pytorch": FrameworkProbe.from_json({"id": "pytorch", "installed": True,
+                                                              "devices": [{"kind": "gpu"}]})}
     fit = _fit(_assess(kb, "weights: {hardware_fit: 5}\n", probe))
     assert fit["pytorch"].measured_score == 5.0 and fit["pytorch"].evidence_weight == ev.HARDWARE_WEIGHT
     assert fit["jax"].measured_score is None  # JAX's route is the knowledge's word here

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from advisor.errors import UsageError
 from advisor.evidence.bench.collective import FRAMEWORKS, Leader, Plan, run_allreduce
 from advisor.evidence.bench.collective_model import AllReduceReport, CollectiveRun, RunOutcome, Scope
 from advisor.fleet.launcher import Launcher, LauncherEnv
+
+if TYPE_CHECKING:
+    from advisor.evidence.probe import ProbeReport
 
 #: torchrun's default rendezvous port, used when the launcher names a leader but no port.
 DEFAULT_RENDEZVOUS_PORT = 29500
@@ -68,18 +70,16 @@ def plan_for(preset: str, framework: str, timeout_s: float) -> Plan:
     return Plan(framework=framework, timeout_s=timeout_s, op_timeout_s=min(60.0, timeout_s / 2))
 
 
-def framework_for(probe: Mapping[str, Any], asked: str | None) -> str | None:
+def framework_for(probe: ProbeReport, asked: str | None) -> str | None:
     """The framework that runs the all-reduce: the one asked for, else PyTorch where installed, else JAX."""
     if asked:
         return asked
-    frameworks = probe.get("frameworks") or {}
-    return next((f for f in FRAMEWORKS if (frameworks.get(f) or {}).get("installed")), None)
+    return next((f for f in FRAMEWORKS if (fp := probe.frameworks.get(f)) is not None and fp.installed), None)
 
 
-def gpu_count(probe: Mapping[str, Any]) -> int:
+def gpu_count(probe: ProbeReport) -> int:
     """The node's NVIDIA GPUs: one rank each (NCCL takes one GPU per rank); one rank on a node without."""
-    devices = (probe.get("gpus") or {}).get("devices") or []
-    return len([d for d in devices if isinstance(d, Mapping)])
+    return len(probe.gpus.devices)
 
 
 def _not_run(framework: str, nnodes: int, node_rank: int, outcome: RunOutcome, why: str) -> AllReduceReport:
@@ -87,7 +87,7 @@ def _not_run(framework: str, nnodes: int, node_rank: int, outcome: RunOutcome, w
     return AllReduceReport(framework, None, run, {"node_rank": node_rank, "nnodes": nnodes})
 
 
-def node_allreduce(place: LauncherEnv, preset: str, options: AllReduceOptions, probe: Mapping[str, Any], *,
+def node_allreduce(place: LauncherEnv, preset: str, options: AllReduceOptions, probe: ProbeReport, *,
                    cancel: threading.Event | None = None) -> AllReduceReport | None:
     """This node's intra-node run and its share of the inter-node one (None: a fleet of one, or turned off).
 

@@ -5,11 +5,14 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from advisor.fleet.allreduce import AllReduceOptions
 from advisor.fleet.launcher import LauncherEnv
 from advisor.knowledge.base import KnowledgeBase
+
+if TYPE_CHECKING:
+    from advisor.evidence.probe import ProbeReport
 
 #: The fleet preset: the quick preset's sizes, cut to what compares nodes of one fleet (compute, memory
 #: bandwidth, per-call overhead, numerical agreement); the conv and training steps cost compiles, not signal.
@@ -40,9 +43,9 @@ def bench_plan(preset: str) -> tuple[str, tuple[str, ...] | None]:
     return preset, None
 
 
-def _benchmarkable(probe: dict[str, Any], candidates: set[str]) -> list[str]:
-    return [fid for fid, entry in (probe.get("frameworks") or {}).items()
-            if entry.get("installed") and entry.get("outcome") == "ok" and fid in candidates]
+def _benchmarkable(probe: ProbeReport, candidates: set[str]) -> list[str]:
+    return [fid for fid, entry in probe.frameworks.items()
+            if entry.installed and entry.outcome == "ok" and fid in candidates]
 
 
 def run_node(
@@ -70,18 +73,16 @@ def run_node(
     from advisor.scoring.constraints import apply_constraints
 
     resolved = resolve_profile(Profile(), kb)
-    probe_report = run_probe(fast=options.fast_probe, identify=options.identify, kb=kb, on_event=on_event,
-                             cancel=cancel, frameworks=list(options.frameworks) or None,
-                             timeout=options.probe_timeout_s)
-    probe = probe_report.to_json()
+    probe = run_probe(fast=options.fast_probe, identify=options.identify, kb=kb, on_event=on_event,
+                      cancel=cancel, frameworks=list(options.frameworks) or None, timeout=options.probe_timeout_s)
     bench = None
     if options.preset is not None and not (cancel is not None and cancel.is_set()):
         preset, only = bench_plan(options.preset)
         installed = _benchmarkable(probe, set(apply_constraints(kb, resolved).candidates))
-        peak = getattr(getattr(probe_report, "cpu", None), "peak", None)
+        peak = probe.cpu.peak
         # An empty list would mean "every adapter" to the engine: no adapters means the NumPy baseline alone.
         bench = run_bench(preset=preset, only=only, frameworks=installed or None, on_event=on_event,
-                          cancel=cancel, peak=peak, adapters=None if installed else {}).to_json()
+                          cancel=cancel, peak=peak, adapters=None if installed else {})
     allreduce = None
     if options.preset is not None and not (cancel is not None and cancel.is_set()):
         collective = node_allreduce(place, options.preset, options.allreduce, probe, cancel=cancel)

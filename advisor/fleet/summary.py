@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from advisor.checklist import machine_summary
+from advisor.errors import ReportError
+from advisor.evidence.probe import ProbeReport
 from advisor.fleet.allreduce_summary import fleet_allreduce, intra_figures, read_section
 from advisor.fleet.models import (
     FailedNode,
@@ -202,6 +204,17 @@ def _framework_findings(nodes: list[FleetNode], kb_frameworks: Sequence[str]) ->
     return findings
 
 
+def _probe_model(data: Mapping[str, Any]) -> ProbeReport | None:
+    """A node report's probe as the model; None where it has none or it cannot be read (the file is still listed)."""
+    raw = probe_of(data)
+    if raw is None:
+        return None
+    try:
+        return ProbeReport.from_json(raw)
+    except ReportError:
+        return None
+
+
 def _cc(text: str) -> tuple[int, int]:
     major, _, minor = text.partition(".")
     return (int(major), int(minor)) if major.isdigit() and minor.isdigit() else (99, 99)
@@ -209,7 +222,7 @@ def _cc(text: str) -> tuple[int, int]:
 
 def _floor_findings(kb: KnowledgeBase, inputs: list[NodeInput], nodes: list[FleetNode],
                     ccs: Mapping[str, list[str]]) -> list[Finding]:
-    fleet = [e for item in inputs for e in team_fleet(Profile(), dict(probe_of(item.data) or {}))]
+    fleet = [e for item in inputs for e in team_fleet(Profile(), _probe_model(item.data))]
     findings = []
     for fid in kb.frameworks:
         found = gpu_floor(kb, fid, fleet)

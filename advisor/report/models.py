@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from advisor.report_evidence import AllReduceShape, BenchShape, ProbeShape
 from advisor.scoring.evidence import BENCH_FULL_AT, BENCH_WEIGHT, HARDWARE_WEIGHT
+from advisor.scoring.explain import NoteCode
 from advisor.scoring.setup_evidence import SERVING_WEIGHT
 
 #: Minor versions add optional fields only: a reader of 1.1 reads 1.0 reports unchanged.
@@ -128,6 +129,13 @@ class ContributionModel(_M):
     )
 
 
+class NoteCodeModel(_M):
+    """The code of one ranking note (advisor.scoring.explain.NoteCode) and its parameters."""
+
+    code: NoteCode
+    params: dict[str, str | float] = Field(default_factory=dict)
+
+
 class RankingEntry(_M):
     """A framework's place, total and explanation."""
 
@@ -143,6 +151,9 @@ class RankingEntry(_M):
     contributions: list[ContributionModel]
     status_code: Literal["measured", "discarded", "installed", "not_installed", "not_probed"] | None = Field(
         default=None, description="measured: benchmarked here and used; discarded: benchmarked on a busy machine"
+    )
+    note_codes: list[NoteCodeModel] | None = Field(
+        default=None, description="per note, in the same order: its code and parameters (what programs read)"
     )
 
 

@@ -135,6 +135,32 @@ class Contribution:
         return dict(self.__dict__) | {"parts": [p.to_json() for p in self.parts]}
 
 
+class NoteCode(StrEnum):
+    """What a ranking note is about, so programs decide on the code and never on the sentence."""
+
+    GPU_FLOOR = "gpu_floor"  # the team's oldest NVIDIA GPU is below the framework's CUDA wheels' floor
+    PYTHON_VERSION = "python_version"  # the framework's current release has no wheels for the team's Python
+    SERVING_GAP = "serving_gap"  # params: serving (a serving stack of the team that does not take its models)
+    NO_MIGRATION_ENTRY = "no_migration_entry"  # params: source (no migration entry from that framework)
+    ON_TEAM_HARDWARE = "on_team_hardware"  # params: criterion (the score on the team's hardware replaced it)
+    HARDWARE_CAP = "hardware_cap"  # params: criterion, cap (capped by the route's support on the team's hardware)
+    DOMAINS = "domains"  # params: criterion (the team's domains replaced the general ecosystem score)
+    PORTABILITY = "portability"  # params: criterion (breadth beyond the team's hardware joined its governance score)
+
+
+@dataclass(frozen=True)
+class Note:
+    """One note on a framework's ranking: its code and parameters, and the sentence written from them."""
+
+    code: NoteCode
+    message: str
+    params: dict[str, str | float] = field(default_factory=dict)
+
+    def code_json(self) -> dict[str, Any]:
+        """The code and parameters, as the report's `note_codes` carries them."""
+        return {"code": self.code.value, "params": dict(self.params)}
+
+
 @dataclass
 class Breakdown:
     """A framework's total and where it comes from."""
@@ -145,7 +171,7 @@ class Breakdown:
     contributions: list[Contribution]
     status: str  # the status in words, rendered from `status_code`
     installed: bool | None
-    notes: list[str] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
     status_code: Status = Status.NOT_PROBED
 
     def to_json(self) -> dict[str, Any]:
@@ -157,7 +183,8 @@ class Breakdown:
             "status": self.status,
             "status_code": self.status_code.value,
             "installed": self.installed,
-            "notes": list(self.notes),
+            "notes": [n.message for n in self.notes],
+            "note_codes": [n.code_json() for n in self.notes],
             "contributions": [c.to_json() for c in self.contributions],
         }
 

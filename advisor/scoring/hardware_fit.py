@@ -13,11 +13,14 @@ risk (`advisor.scoring.portability`), computed from the routes to the other vend
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.schema import Hardware
 from advisor.scoring.evidence import HardwareSpecific, Override, _framework_uses, _route_value, route_tier, team_targets
+
+if TYPE_CHECKING:
+    from advisor.evidence.probe import ProbeReport
 
 CRITERION = "hardware_fit"
 
@@ -25,7 +28,7 @@ CRITERION = "hardware_fit"
 def team_hardware_fit(
     kb: KnowledgeBase,
     framework: str,
-    probe: dict[str, Any] | None,
+    probe: ProbeReport | None,
     required: Sequence[Hardware] = (),
     override: Override | None = None,
 ) -> HardwareSpecific | None:
@@ -34,7 +37,7 @@ def team_hardware_fit(
     if not targets:
         return None
     fw = kb.frameworks[framework]
-    used = _framework_uses(probe, framework) if probe else set()
+    used = _framework_uses(probe, framework) if probe is not None else set()
     general = fw.scores[CRITERION]
     values: list[tuple[float, Hardware]] = []
     reasons: list[str] = []

@@ -19,12 +19,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.schema import Hardware
 from advisor.scoring.evidence import Override, _route_value, _support, route_tier, team_targets
 from advisor.scoring.explain import Part, PartCode
+
+if TYPE_CHECKING:
+    from advisor.evidence.probe import ProbeReport
 
 #: The criterion whose knowledge score gains the portability part on the team's hardware.
 CRITERION = "governance"
@@ -89,7 +92,7 @@ class Portability:
 def team_portability(
     kb: KnowledgeBase,
     framework: str,
-    probe: dict[str, Any] | None,
+    probe: ProbeReport | None,
     required: Sequence[Hardware] = (),
     override: Override | None = None,
 ) -> Portability | None:

@@ -65,12 +65,9 @@ def short_status(entry: dict[str, Any]) -> str:
     code = entry.get("status_code")
     if code in SHORT_STATUS:
         return SHORT_STATUS[code]
-    status = str(entry.get("status", ""))  # a report written before status codes
-    if status.startswith("measured here"):
-        return "measured here"
-    if status.startswith("not measured here"):
-        return "knowledge only"
-    return status.split(" (")[0]
+    # A report written before status codes: its words are shown as written, up to the detail in brackets;
+    # nothing is decided on them.
+    return str(entry.get("status", "")).split(" (")[0]
 
 
 def breakdown(entry: dict[str, Any]) -> Group:
