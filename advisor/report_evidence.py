@@ -1,4 +1,4 @@
-"""The shape of a report's `probe` and `benchmarks` sections, exactly as strict as the code that reads them.
+"""The shape of a report's `probe`, `benchmarks` and `allreduce` sections, as strict as the code that reads them.
 
 The probe and bench JSON have many more fields than scoring, compare and the TUI use, and they grow; those
 extra fields are allowed. The fields the code does read are typed here, so a saved report whose `probe.cpu`
@@ -8,7 +8,7 @@ a traceback deep inside scoring. Numbers are finite by construction: JSON text h
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
@@ -41,12 +41,14 @@ class SoftwareShape(_Open):
 
     os: str | None = None
     python: str | None = None
+    env: dict[str, str] | None = None
 
 
 class GpuDeviceShape(_Open):
     """One entry of `probe.gpus.devices`: its name becomes a fleet entry's model, so it has the same bound."""
 
     name: Annotated[str, StringConstraints(max_length=MAX_GPU_NAME)] | None = None
+    compute_capability: str | None = None
 
 
 class GpusShape(_Open):
@@ -60,7 +62,6 @@ class AcceleratorShape(_Open):
 
     present: bool | None = None
     detail: str | None = None
-    devices: Any = None
 
 
 class FrameworkShape(_Open):
@@ -69,13 +70,17 @@ class FrameworkShape(_Open):
     installed: bool | None = None
     outcome: str | None = None
     accelerator_ok: bool | None = None
+    error: str | None = None
+    devices: list[dict[str, Any]] | None = None
 
 
 class RequirementShape(_Open):
     """One entry of `probe.requirements`."""
 
     framework: str | None = None
+    check: str | None = None
     ok: bool | None = None
+    detail: str | None = None
 
 
 class ProbeShape(_Open):
@@ -134,3 +139,36 @@ class BenchShape(_Open):
     preset: str | None = None
     results: list[ResultShape] | None = None
     failures: list[FailureShape] | None = None
+
+
+class AllReduceRowShape(_Open):
+    """One message size of an all-reduce run: nccl-tests' figures (algbw = S/t, busbw = algbw * 2(n-1)/n)."""
+
+    bytes: int = Field(ge=1)
+    ranks: int = Field(ge=1)
+    time_us: float = Field(ge=0)
+    algbw_GBps: float = Field(ge=0)  # noqa: N815 - the unit is part of the name, as in fwadvisor.collective/1
+    busbw_GBps: float = Field(ge=0)  # noqa: N815
+    times_s: list[float] = Field(min_length=1)
+
+
+class AllReduceRunShape(_Open):
+    """One all-reduce run (`advisor.evidence.bench.collective_model.CollectiveRun`): how it ended, its rows."""
+
+    framework: str
+    scope: Literal["intra_node", "inter_node"]
+    outcome: Literal["ok", "failed", "timed_out", "cancelled", "missing", "skipped"]
+    nnodes: int = Field(ge=1)
+    nproc_per_node: int = Field(ge=1)
+    backend: str = ""
+    error: str = ""
+    rows: list[AllReduceRowShape] = Field(default_factory=list)
+
+
+class AllReduceShape(_Open):
+    """A fleet node's `allreduce` section (schema fwadvisor.collective/1): its intra-node run beside its share
+    of the inter-node run; the leader's (node 0's) inter-node run carries the rows."""
+
+    framework: str
+    intra: AllReduceRunShape | None = None
+    inter: AllReduceRunShape | None = None

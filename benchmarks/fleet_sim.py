@@ -6,7 +6,9 @@ Each simulated node is a Ray raylet of its own (ray.cluster_utils.Cluster) with 
 `fleet_node`, so STRICT_SPREAD places one bundle on each. The command under test is the real CLI in a
 child process. Peak memory is the largest sum of RSS over this script's process tree (Ray's GCS, raylets,
 workers and every fwadvisor child), sampled every 0.2 s. The Ray session folder is a temporary folder,
-removed at the end. Run it inside `unshare -n` (after `ip link set lo up`) to keep every packet on loopback.
+removed at the end, as is the probe cache (a fresh one per run, so every run probes cold, as a fleet's first
+run does). Per node, the phases' wall times come from its report (probe, bench, all-reduce). Run it inside
+`unshare -n` (after `ip link set lo up`) to keep every packet on loopback.
 With --kill-rank R, rank R's bench hangs on purpose (FWADVISOR_FLEET_FAULT) and its node child is killed
 with SIGKILL once it has started: the summary must keep the other nodes and name that one.
 """
@@ -60,6 +62,19 @@ def _kill_rank_child(rank: int, stop: threading.Event, killed: list[int]) -> Non
         time.sleep(0.1)
 
 
+def _phases(folder: Path) -> dict[str, dict[str, float | None]]:
+    """Per node report: the wall time of its probe, its bench, and its all-reduce, as the report gives them."""
+    out: dict[str, dict[str, float | None]] = {}
+    for path in sorted(folder.glob("node-*.json")):
+        data = json.loads(path.read_text())
+        probe, bench = data.get("probe") or {}, data.get("benchmarks") or {}
+        reduce = ((data.get("allreduce") or {}).get("environment") or {}).get("wall_s")
+        imports = {f: e.get("import_s") for f, e in (probe.get("frameworks") or {}).items() if e.get("import_s")}
+        out[path.stem] = {"probe_s": probe.get("wall_s"), "bench_s": bench.get("wall_s"), "allreduce_s": reduce,
+                          "probe_import_s": imports}  # type: ignore[dict-item]
+    return out
+
+
 def simulate(nodes: int, node_args: list[str], kill_rank: int | None, timeout_s: float) -> dict[str, object]:
     """Start the cluster, run the CLI against it, and return the figures and the CLI's summary JSON."""
     from ray.cluster_utils import Cluster
@@ -67,10 +82,16 @@ def simulate(nodes: int, node_args: list[str], kill_rank: int | None, timeout_s:
     temp = tempfile.mkdtemp(prefix="fwray-")
     (Path(temp) / "ray").mkdir()  # Ray writes the cluster's address under RAY_TMPDIR/ray
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
-           "RAY_USAGE_STATS_ENABLED": "0", "RAY_TMPDIR": temp}
+           "RAY_USAGE_STATS_ENABLED": "0", "RAY_TMPDIR": temp, "FWADVISOR_CACHE_DIR": str(Path(temp) / "cache")}
     if kill_rank is not None:
         env["FWADVISOR_FLEET_FAULT"] = f"{kill_rank}=gemm:hang"
-    os.environ.update({k: v for k, v in env.items() if k in ("PYTHONPATH", "RAY_USAGE_STATS_ENABLED", "RAY_TMPDIR")})
+    os.environ.update({k: v for k, v in env.items()
+                       if k in ("PYTHONPATH", "RAY_USAGE_STATS_ENABLED", "RAY_TMPDIR", "FWADVISOR_CACHE_DIR")})
+    reports = Path(temp) / "reports"
+    try:
+        load_start = [round(v, 2) for v in os.getloadavg()]
+    except OSError:
+        load_start = None
     me = psutil.Process()
     peak = [0]
     stop = threading.Event()
@@ -97,10 +118,12 @@ def simulate(nodes: int, node_args: list[str], kill_rank: int | None, timeout_s:
             killer = threading.Thread(target=_kill_rank_child, args=(kill_rank, stop, killed), daemon=True)
             killer.start()
         cmd = [sys.executable, "-m", "advisor", "fleet", "run", "--ray", cluster.address, "--nodes", str(nodes),
-               "--bundle-resource", "fleet_node=1", "--node-timeout", str(timeout_s), "--json", *node_args]
+               "--bundle-resource", "fleet_node=1", "--node-timeout", str(timeout_s), "--json", "--out", str(reports),
+               *node_args]
         run_start = time.perf_counter()
         proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout_s + 120, cwd=ROOT)
         run_s = time.perf_counter() - run_start
+        phases = _phases(reports)
     finally:
         stop.set()
         cluster.shutdown()
@@ -111,8 +134,13 @@ def simulate(nodes: int, node_args: list[str], kill_rank: int | None, timeout_s:
         summary = json.loads(proc.stdout)
     except ValueError:
         summary = None
+    try:
+        load_end = [round(v, 2) for v in os.getloadavg()]
+    except OSError:
+        load_end = None
     return {"nodes": nodes, "node_args": node_args, "cluster_up_s": round(up, 2), "fleet_run_s": round(run_s, 2),
             "wall_s": round(wall, 2), "peak_rss_mib": round(peak[0] / 2**20), "rc": proc.returncode,
+            "loadavg_start": load_start, "loadavg_end": load_end, "node_phases_s": phases,
             "killed_pids": killed, "stderr_tail": proc.stderr[-3000:], "summary": summary,
             "session_dir_removed": not Path(temp).exists()}
 

@@ -52,17 +52,31 @@ def run_cli(
     )
 
 
-def probe_fixture(name: str = "probe_cpu_only.json") -> dict[str, Any]:
+def probe_json(name: str = "probe_cpu_only.json") -> dict[str, Any]:
     """A recorded probe JSON (hand-written to the contract in notes/contracts.md)."""
-    return json.loads((FIXTURES / "evidence" / name).read_text())
+    return json.loads((FIXTURES / "evidence" / name).read_text())  # type: ignore[no-any-return]
 
 
-def bench_fixture(name: str = "bench_quick_cpu.json") -> dict[str, Any]:
+def probe_fixture(name: str = "probe_cpu_only.json") -> Any:
+    """A recorded probe, read into the model the core takes (`ProbeReport`)."""
+    from advisor.evidence.probe import ProbeReport
+
+    return ProbeReport.from_json(probe_json(name))
+
+
+def bench_json(name: str = "bench_quick_cpu.json") -> dict[str, Any]:
     """A recorded bench JSON (hand-written to the contract in notes/contracts.md)."""
-    return json.loads((FIXTURES / "evidence" / name).read_text())
+    return json.loads((FIXTURES / "evidence" / name).read_text())  # type: ignore[no-any-return]
 
 
-def load_scenario(path: Path) -> tuple[dict[str, Any], Any, dict[str, Any] | None, dict[str, Any] | None]:
+def bench_fixture(name: str = "bench_quick_cpu.json") -> Any:
+    """A recorded bench run, read into the model the core takes (`BenchReport`)."""
+    from advisor.evidence.bench.results import BenchReport
+
+    return BenchReport.from_json(bench_json(name))
+
+
+def load_scenario(path: Path) -> tuple[dict[str, Any], Any, Any, Any]:
     """A `tests/scenarios/*.yaml` file: its expectation, its profile (validated as any user's), probe and bench."""
     from advisor.profile import parse_profile
     from advisor.yamlio import load_yaml_file, to_plain
@@ -73,6 +87,6 @@ def load_scenario(path: Path) -> tuple[dict[str, Any], Any, dict[str, Any] | Non
     expect["known_gap"] = to_plain(raw.get("known_gap") or {})
     assert expect.get("why") and expect.get("sources"), f"{path.name}: every expectation needs why and sources"
     evidence = to_plain(raw.get("evidence") or {})
-    probe = json.loads((FIXTURES / "evidence" / evidence["probe"]).read_text()) if "probe" in evidence else None
-    bench = json.loads((FIXTURES / "evidence" / evidence["bench"]).read_text()) if "bench" in evidence else None
+    probe = probe_fixture(evidence["probe"]) if "probe" in evidence else None
+    bench = bench_fixture(evidence["bench"]) if "bench" in evidence else None
     return expect, parse_profile(raw["profile"], path), probe, bench

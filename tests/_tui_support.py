@@ -21,6 +21,14 @@ def recorded_bench() -> dict[str, Any]:
     return json.loads((FIXTURES / "bench.json").read_text(encoding="utf-8"))
 
 
+def recorded_evidence() -> tuple[Any, Any]:
+    """`recorded_probe` and `recorded_bench` read into the models the core takes (`ProbeReport`, `BenchReport`)."""
+    from advisor.evidence.bench.results import BenchReport
+    from advisor.evidence.probe import ProbeReport
+
+    return ProbeReport.from_json(recorded_probe()), BenchReport.from_json(recorded_bench())
+
+
 def make_app(kb: Any, **kwargs: Any) -> Any:
     """The app on recorded evidence: no probing, no benchmarks, a fresh walk."""
     from advisor.tui.app import AdvisorApp

@@ -52,23 +52,24 @@ def test_busy_thresholds() -> None:
     assert busy_reason({}, cores=2) is None  # nothing readable: no claim either way
 
 
-def _bench(a: dict[str, Any], b: dict[str, Any], busy: bool = False) -> dict[str, Any]:
+def _bench(a: dict[str, Any], b: dict[str, Any], busy: bool = False) -> BenchReport:
     base = {"device": "cpu", "benchmark": "gemm", "variant": "fp32-256", "unit": "GFLOP/s", "higher_is_better": True,
             "median_s": 1.0, "iqr_s": 0.01}
-    return {"environment": {"machine_state": {"busy": busy, "figures": 2, "busy_figures": 2 if busy else 0,
-                                              "reasons": ["other processes used up to 1.8 of 2 cores"]}},
-            "results": [{**base, "framework": "pytorch", **a}, {**base, "framework": "jax", **b}]}
+    return BenchReport.from_json({
+        "environment": {"machine_state": {"busy": busy, "figures": 2, "busy_figures": 2 if busy else 0,
+                                          "reasons": ["other processes used up to 1.8 of 2 cores"]}},
+        "results": [{**base, "framework": "pytorch", **a}, {**base, "framework": "jax", **b}]})
 
 
 def test_differences_inside_the_intervals_count_as_equal() -> None:
     overlap = ev.benchmark_ratios(_bench({"value": 100.0, "ci": [90.0, 110.0]}, {"value": 95.0, "ci": [85.0, 100.0]}))
-    assert overlap["jax"][0]["within_ci"] and overlap["jax"][0]["ratio_used"] == 1.0
+    assert overlap["jax"][0].within_ci and overlap["jax"][0].ratio_used == 1.0
     apart = ev.benchmark_ratios(_bench({"value": 100.0, "ci": [99.0, 101.0]}, {"value": 81.0, "ci": [80.0, 82.0]}))
     row = apart["jax"][0]
-    assert not row["within_ci"] and abs(row["ratio_used"] - 82.0 / 99.0) < 1e-9
-    assert abs(row["ratio_to_best"] - 0.81) < 1e-9
+    assert not row.within_ci and abs(row.ratio_used - 82.0 / 99.0) < 1e-9
+    assert abs(row.ratio_to_best - 0.81) < 1e-9
     legacy = ev.benchmark_ratios(_bench({"value": 100.0}, {"value": 50.0}))  # saved reports without intervals
-    assert legacy["jax"][0]["ratio_used"] == 0.5
+    assert legacy["jax"][0].ratio_used == 0.5
 
 
 def test_a_busy_machine_gives_knowledge_only_and_says_so() -> None:

@@ -95,10 +95,20 @@ def test_slurm_node_lists_and_file_names() -> None:
         explicit_launcher(3, 3)
 
 
-def test_the_rendezvous_for_a_cross_node_collective_comes_from_the_launcher() -> None:
-    from advisor.fleet.node import rendezvous_for
+def test_the_all_reduce_leader_comes_from_the_launcher() -> None:
+    from advisor.evidence.bench.collective import Leader
+    from advisor.fleet.allreduce import AllReduceOptions, leader_for
 
-    assert rendezvous_for(detect_launcher(PLANTED["torchrun"][0])) == [
-        "--nnodes=4", "--node-rank=3", "--rdzv-endpoint=node0.cluster:29500", "--rdzv-backend=c10d"]
-    assert rendezvous_for(detect_launcher(PLANTED["skypilot"][0]))[2] == "--rdzv-endpoint=10.0.0.7:29500"
-    assert rendezvous_for(detect_launcher({})) == []  # a fleet of one: no rendezvous
+    default = AllReduceOptions()
+    # torchrun's MASTER_PORT is the outer job's own store: the all-reduce takes the port after it.
+    assert leader_for(detect_launcher(PLANTED["torchrun"][0]), default) == Leader("node0.cluster", 29501)
+    assert leader_for(detect_launcher(PLANTED["skypilot"][0]), default) == Leader("10.0.0.7", 29500)
+    assert leader_for(detect_launcher(PLANTED["slurm"][0]), AllReduceOptions(port=4000)) == Leader("10.1.2.3", 4000)
+    assert leader_for(detect_launcher(PLANTED["openmpi"][0]), default) is None  # Open MPI names no leader
+    assert leader_for(detect_launcher({}), AllReduceOptions(leader="[::1]:7000")) == Leader("[::1]", 7000)
+
+
+def test_slurm_s_leader_is_node_0_not_the_launch_host() -> None:
+    """srun run from a login node: SLURM_LAUNCH_NODE_IPADDR is that host, not a node of the job; node 0 serves."""
+    env = {**PLANTED["slurm-nodelist"][0], "SLURM_LAUNCH_NODE_IPADDR": "10.9.9.9"}
+    assert detect_launcher(env).leader_addr == "gpu003"

@@ -58,8 +58,11 @@ def good_report() -> dict[str, Any]:
     from advisor.scoring import assess
 
     kb = load_knowledge(include_user=False)
-    probe = json.loads((EVIDENCE / "probe_cpu_only.json").read_text())
-    bench = json.loads((EVIDENCE / "bench_quick_cpu.json").read_text())
+    from advisor.evidence.bench.results import BenchReport
+    from advisor.evidence.probe import ProbeReport
+
+    probe = ProbeReport.from_json(json.loads((EVIDENCE / "probe_cpu_only.json").read_text()))
+    bench = BenchReport.from_json(json.loads((EVIDENCE / "bench_quick_cpu.json").read_text()))
     resolved = resolve_profile(Profile(), kb)
     assessment = assess(kb, resolved, probe=probe, bench=bench, seed=0)
     return build_report(assessment, kb, probe=probe, bench=bench, profile_source="default").model_dump(mode="json")

@@ -84,9 +84,11 @@ def test_report_from_json_holds_no_planted_secret(
     from advisor.scoring import assess
 
     kb = load_knowledge(include_user=False)
-    probe = json.loads((EVIDENCE / "probe_cpu_only.json").read_text())
-    probe["software"]["env"].update(SECRETS)  # as an older fwadvisor recorded them (by prefix)
-    probe["software"]["notes"] = f"{HOME}/work/profile.yaml"
+    from advisor.evidence.probe import ProbeReport
+
+    probe = ProbeReport.from_json(json.loads((EVIDENCE / "probe_cpu_only.json").read_text()))
+    probe.software.env.update(SECRETS)  # as an older fwadvisor recorded them (by prefix)
+    probe.software.pip = f"{HOME}/work/.venv/bin/pip"
     assessment = assess(kb, resolve_profile(Profile(), kb), probe=probe, bench=None, seed=0)
     report = build_report(assessment, kb, probe=probe, bench=None, profile_source=f"{HOME}/work/profile.yaml")
     assert report.profile.source == "~/work/profile.yaml"

@@ -68,8 +68,11 @@ def pages(kb: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     hostile_member = folder / "hostile.yaml"
     hostile_member.write_text(f"member: '{MEMBER}'\nweights: {{performance: 5}}\n")
     members = [*sorted((ROOT / "docs" / "examples" / "team").glob("*.yaml")), hostile_member]
-    evidence = saved.model_dump(mode="json")
-    decision = decide_files(kb, members, probe=evidence["probe"], bench=evidence["benchmarks"], evidence="saved report")
+    from advisor.evidence.saved_report import read_evidence
+
+    evidence = saved.model_dump(mode="json", exclude_unset=True)
+    probe, bench = read_evidence(evidence["probe"], evidence["benchmarks"], file="saved report")
+    decision = decide_files(kb, members, probe=probe, bench=bench, evidence="saved report")
     team = merge_reports(kb, sorted((FIXTURES / "team").glob("*.json")))
     compared = compare_reports([
         ("h200.json", saved),

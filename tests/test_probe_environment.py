@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from advisor.evidence.hardware.accelerators import Probe, probe_accelerators
+from advisor.evidence.hardware.nvidia import GpuReport
 from advisor.evidence.hardware.requirements import (
     CUDA_MIN_DRIVER_SOURCE,
     check_all,
@@ -13,7 +14,7 @@ from advisor.evidence.hardware.requirements import (
     cuda_from_torch_version,
 )
 from advisor.evidence.hardware.software import ENV_REPORTED, parse_cudnn_header, parse_nvcc_version, probe_software
-from advisor.evidence.probe import hardware_ids
+from advisor.evidence.probe import FrameworkProbe, ProbeReport, hardware_ids
 
 
 def _probe(root: Path, tools: tuple[str, ...] = (), env: dict[str, str] | None = None, system: str = "Linux",
@@ -65,7 +66,8 @@ def test_intel_ascend_and_apple(tmp_path: Path) -> None:
 def test_hardware_ids_mapping() -> None:
     accelerators = {"tpu": {"present": True}, "rocm": {"present": False}}
     probe = {"gpus": {"devices": [{"index": 0}]}, "accelerators": accelerators}
-    assert hardware_ids(probe) == ["cpu", "nvidia_cuda", "google_tpu"]
+    # A hand-written probe with two sections only: the rest is read as unknown.
+    assert hardware_ids(ProbeReport.from_json(probe)) == ["cpu", "nvidia_cuda", "google_tpu"]
 
 
 def test_nvcc_and_cudnn_parsers() -> None:
@@ -112,10 +114,10 @@ def test_cuda_driver_requirement() -> None:
 
 def test_check_all_skips_missing_frameworks() -> None:
     frameworks = {
-        "pytorch": {"installed": True, "cuda_build": "12.8"},
-        "jax": {"installed": False, "cuda_build": None},
+        "pytorch": FrameworkProbe("pytorch", True, "torch", "2.7.0", "ok", cuda_build="12.8"),
+        "jax": FrameworkProbe("jax", False, None, None, "missing"),
     }
-    gpus = {"status": "ok", "driver_version": "570.86.15", "cuda_driver_version": "12.8"}
+    gpus = GpuReport("ok", "", driver_version="570.86.15", cuda_driver_version="12.8")
     reqs = check_all(frameworks, "3.12.1", {"pytorch": ["3.12"]}, gpus)
     assert [(r.framework, r.check, r.ok) for r in reqs] == [
         ("pytorch", "python", True),

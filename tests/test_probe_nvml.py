@@ -208,11 +208,12 @@ def test_real_h200_gemms_do_not_rank_pytorch_and_jax_apart() -> None:
     """At sizes that time the math, the two frameworks' GEMMs on a real H200 are within a few % (fp32 and bf16)."""
     import json
 
+    from advisor.evidence.bench.results import BenchReport
     from advisor.scoring.evidence import benchmark_ratios
 
-    bench = json.loads((Path(__file__).parent / "fixtures" / "evidence" / "bench_real_h200_quick_gpu.json")
-                       .read_text())
+    path = Path(__file__).parent / "fixtures" / "evidence" / "bench_real_h200_quick_gpu.json"
+    bench = BenchReport.from_json(json.loads(path.read_text()))
     ratios = benchmark_ratios(bench, {"pytorch", "jax"})
-    gemm = [r for fw in ratios.values() for r in fw if r["benchmark"] == "gemm"]
+    gemm = [r for fw in ratios.values() for r in fw if r.benchmark == "gemm"]
     assert len(gemm) == 6
-    assert all(r["ratio_to_best"] > 0.9 for r in gemm), [(r["variant"], r["ratio_to_best"]) for r in gemm]
+    assert all(r.ratio_to_best > 0.9 for r in gemm), [(r.variant, r.ratio_to_best) for r in gemm]

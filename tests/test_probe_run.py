@@ -43,8 +43,17 @@ def test_unknown_framework_raises_usage_error() -> None:
 def test_from_json_rejects_other_documents() -> None:
     with pytest.raises(ReportError):
         ProbeReport.from_json({"schema": "something/else"})
-    with pytest.raises(ReportError):
-        ProbeReport.from_json({"schema": "fwadvisor.probe/1", "cpu": {}})
+    with pytest.raises(ReportError) as bad:
+        ProbeReport.from_json({"schema": "fwadvisor.probe/1", "cpu": 3})
+    assert bad.value.field == "probe.cpu"
+
+
+def test_from_json_reads_what_a_partial_probe_lacks_as_unknown() -> None:
+    # An older or hand-written probe (team merge inputs, saved reports): missing fields are unknown, not errors.
+    probe = ProbeReport.from_json({"cpu": {"model": "Xeon", "logical_cores": 8}, "gpus": {"devices": [{"name": "T4"}]}})
+    assert probe.cpu.model == "Xeon" and probe.cpu.arch == "unknown" and probe.cpu.usable_cores == 8
+    assert probe.gpus.devices[0].index == 0 and probe.gpus.devices[0].cuda_index is None
+    assert probe.software.python == "unknown" and probe.frameworks == {}
 
 
 def test_framework_devices_confirm_accelerators() -> None:

@@ -100,7 +100,7 @@ def test_no_identity_without_identify() -> None:
         assert key not in text
     # Only the probe's own allow-listed environment appears.
     assert report.probe is not None and report.probe.software is not None
-    assert set(report.probe.software.model_extra["env"]) == set(probe_fixture()["software"]["env"])
+    assert set(report.probe.software.model_extra["env"]) == set(probe_fixture().software.env)
 
 
 def test_identify_keeps_the_host_name() -> None:
@@ -155,3 +155,12 @@ def test_any_profile_gives_a_valid_report_whose_totals_decompose_exactly(
         assert sum(c.weight for c in entry.contributions) == pytest.approx(1.0)
     if report.sensitivity:
         assert report.sensitivity.winner == report.ranking[0].framework
+
+
+def test_every_ranking_note_carries_its_code() -> None:
+    # A fake NVIDIA probe (this machine has none) gives hardware notes; programs read their codes, not the words.
+    report = make_report("team: {current: [jax]}\n", "probe_fake_nvidia_h100.json")
+    entries = [e for e in report.ranking if e.notes]
+    assert entries
+    for e in entries:
+        assert len(e.note_codes) == len(e.notes) and all(c.code for c in e.note_codes)

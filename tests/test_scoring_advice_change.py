@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from advisor.evidence.probe import ProbeReport
 from advisor.profile import parse_profile, resolve_profile
 from advisor.report import Report, build_report, to_markdown
 from advisor.report.sensitivity_text import advice_change_line
@@ -35,8 +36,8 @@ BIG_TF_TEAM = {
 }
 
 
-def _probe() -> dict[str, Any]:
-    return json.loads(SAVED.read_text())["probe"]  # type: ignore[no-any-return]
+def _probe() -> ProbeReport:
+    return ProbeReport.from_json(json.loads(SAVED.read_text())["probe"])
 
 
 def _assess(kb: Any, raw: dict[str, Any]) -> Any:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import datetime as dt
 
 import pytest
 from _scoring_support import bench_fixture, load_small_kb, probe_fixture
 
+from advisor.evidence.bench.results import BenchFailure, BenchReport
 from advisor.knowledge.schema import Hardware
 from advisor.profile import load_profile_text, resolve_profile
 from advisor.scoring import assess
@@ -91,13 +91,13 @@ def test_benchmark_ratios_from_recorded_bench() -> None:
     assert "numpy" not in ratios  # the NumPy baseline is context, not a candidate
     for rows in ratios.values():
         for row in rows:
-            assert 0 < row["ratio_to_best"] <= 1.0
-            assert row["benchmark"] != "agreement"
+            assert 0 < row.ratio_to_best <= 1.0
+            assert row.benchmark != "agreement"
     # Every shared group has one framework at exactly 1.
     groups: dict[tuple[str, str, str], list[float]] = {}
     for rows in ratios.values():
         for row in rows:
-            groups.setdefault((row["device"], row["benchmark"], row["variant"]), []).append(row["ratio_to_best"])
+            groups.setdefault((row.device, row.benchmark, row.variant), []).append(row.ratio_to_best)
     assert groups and all(max(v) == 1.0 and len(v) >= 2 for v in groups.values())
 
 
@@ -107,19 +107,21 @@ def _row(fw: str, device: str, bench: str, variant: str, value: float, higher: b
 
 
 def test_performance_evidence_math() -> None:
-    bench = {"results": [
+    rows = [
         _row("a", "cpu", "gemm", "x", 100.0, True), _row("b", "cpu", "gemm", "x", 25.0, True),
         _row("a", "cpu", "step", "y", 2.0, False), _row("b", "cpu", "step", "y", 1.0, False),
         _row("c", "gpu", "gemm", "x", 9e9, True),
-    ]}
+    ]
+    bench = BenchReport.from_json({"results": rows})
     ratios = ev.benchmark_ratios(bench)
     a = ev.performance_evidence("a", ratios, bench)
     b = ev.performance_evidence("b", ratios, bench)
     # a: ratios 1 and 0.5 -> geometric mean sqrt(0.5); b: 0.25 and 1 -> 0.5.
     assert a.score == pytest.approx(5 * 0.5**0.25) and b.score == pytest.approx(5 * 0.5**0.5)
     assert a.weight == pytest.approx(ev.BENCH_WEIGHT * 2 / ev.BENCH_FULL_AT)
-    bench["results"].append(_row("a", "cpu", "tiny", "z", 1.0, True))
-    bench["results"].append(_row("b", "cpu", "tiny", "z", 1000.0, True))  # a 1000x gap: clipped, warned
+    rows.append(_row("a", "cpu", "tiny", "z", 1.0, True))
+    rows.append(_row("b", "cpu", "tiny", "z", 1000.0, True))  # a 1000x gap: clipped, warned
+    bench = BenchReport.from_json({"results": rows})
     ratios = ev.benchmark_ratios(bench)
     a3 = ev.performance_evidence("a", ratios, bench)
     assert a3.score == pytest.approx(5 * (0.5 * ev.RATIO_FLOOR) ** (1 / 6))
@@ -131,12 +133,12 @@ def test_performance_evidence_math() -> None:
 
 
 def test_noisy_measurements_are_left_out_and_warned() -> None:
-    bench = {"results": [
+    bench = BenchReport.from_json({"results": [
         {"framework": "a", "device": "cpu", "benchmark": "g", "variant": "x", "value": 1.0, "higher_is_better": True,
          "median_s": 1.0, "iqr_s": 0.9},
         {"framework": "b", "device": "cpu", "benchmark": "g", "variant": "x", "value": 2.0, "higher_is_better": True,
          "median_s": 1.0, "iqr_s": 0.2},
-    ]}
+    ]})
     assert ev.benchmark_ratios(bench) == {}
     warned = dict(ev.spread_warnings(bench))
     assert "(left out)" in warned["a"] and "20%" in warned["b"]
@@ -157,7 +159,7 @@ def test_migration_evidence_uses_the_effort_model(small) -> None:  # type: ignor
     # is the learning curve's, and counting it here favoured one framework in every greenfield case).
     assert {mig("team: {current: []}\n", fw) for fw in ("jax", "pytorch", "tensorflow")} == {5.0}
     m, notes = setup.migration_evidence(small, "mlx", load_profile_text("team: {current: [jax]}\n"))
-    assert m.score is None and notes == ["no migration entry jax -> mlx in the knowledge base"]
+    assert m.score is None and notes == [("jax", "no migration entry jax -> mlx in the knowledge base")]
 
 
 def test_assessment_with_recorded_evidence(small) -> None:  # type: ignore[no-untyped-def]
@@ -172,11 +174,9 @@ def test_assessment_with_recorded_evidence(small) -> None:  # type: ignore[no-un
                                        + perf.evidence_weight * perf.measured_score)
     codes = {w.code for w in a.warnings}
     assert {"stale_fact", "benchmark_spread"} <= codes
-    bench = copy.deepcopy(bench_fixture())
-    bench["failures"] = [{"framework": "jax", "benchmark": "conv", "device": "cpu", "outcome": "timed_out",
-                          "error": "no result in 60 s"},
-                         {"framework": "jax", "benchmark": "transfer", "device": "cpu", "outcome": "skipped",
-                          "error": "no accelerator"}]
+    bench = dataclasses.replace(bench_fixture(), failures=(
+        BenchFailure("jax", "conv", "cpu", "timed_out", "no result in 60 s"),
+        BenchFailure("jax", "transfer", "cpu", "skipped", "no accelerator")))
     failed = [w for w in assess(small, r, bench=bench).warnings if w.code == "bench_failure"]
     assert [w.message for w in failed] == ["jax/cpu/conv: timed_out: no result in 60 s"]  # skips are not failures
     stale = [w for w in a.warnings if w.code == "stale_fact"]
@@ -198,8 +198,9 @@ def test_fake_nvidia_probe_warns_about_cpu_only_builds(small) -> None:  # type: 
 
 
 def test_import_failures_are_warnings(small) -> None:  # type: ignore[no-untyped-def]
-    probe = copy.deepcopy(probe_fixture())
-    probe["frameworks"]["tensorflow"].update(outcome="import_error", error="ImportError: libfoo.so")
+    probe = probe_fixture()
+    probe.frameworks["tensorflow"] = dataclasses.replace(
+        probe.frameworks["tensorflow"], outcome="import_error", error="ImportError: libfoo.so")
     a = assess(small, _resolve(small, ""), probe=probe)
     assert any(w.code == "import_failure" and "libfoo" in w.message for w in a.warnings)
 

@@ -84,7 +84,8 @@ def test_must_run_on_replaces_the_general_score_with_the_backend_fact(kb_facts: 
     assert c.sources == ["https://example.org/apple_metal-performance"] and c.as_of == "2026-10-01"
     assert "apple_metal 4.0" in c.evidence and "in place of the general 4.5" in c.evidence
     assert c.evidence.count("Performance and compiler maturity on the team's hardware") == 1
-    assert any("in place of the general 4.5" in n for n in perf["pytorch"]["notes"])
+    on_hw = [n for n in perf["pytorch"]["notes"] if n.code == "on_team_hardware"]
+    assert on_hw[0].params == {"criterion": "performance"} and "in place of the general 4.5" in on_hw[0].message
     assert perf["mlx"]["c"].score == 4.5  # above its general 3.5: MLX's own backend
     # JAX has no Apple fact: the general score capped at its preview route (3.0), as before.
     jax = perf["jax"]["c"]

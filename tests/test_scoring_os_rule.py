@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _scoring_support import probe_fixture, run_cli
+from _scoring_support import probe_fixture, probe_json, run_cli
 
 from advisor.knowledge import load_knowledge
 from advisor.profile import Profile, load_profile_text, resolve_profile
@@ -107,7 +107,8 @@ def test_tui_scores_with_the_same_rule(kb) -> None:  # type: ignore[no-untyped-d
 
     walk = Walk()
     walk.os, walk.python = ["windows"], "3.10"
-    report = core.assess(kb, walk_profile(walk, kb), probe_fixture("probe_fake_nvidia_t4.json"), None, draws=200)
+    # The app keeps its evidence as JSON (saved between sessions); its facade reads it into the models.
+    report = core.assess(kb, walk_profile(walk, kb), probe_json("probe_fake_nvidia_t4.json"), None, draws=200)
     _check(report.model_dump(mode="json"), "TUI")
 
 

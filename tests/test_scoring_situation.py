@@ -14,6 +14,7 @@ from advisor.knowledge import load_knowledge
 from advisor.profile import load_profile_text, resolve_profile
 from advisor.scoring import assess
 from advisor.scoring.decision import benefit
+from advisor.scoring.explain import NoteCode
 from advisor.scoring.fleet import team_fleet
 
 
@@ -55,7 +56,7 @@ def test_volta_fleet_marks_current_pytorch_wheels_unsupported(kb) -> None:  # ty
 def test_probe_compute_capability_feeds_the_fleet(kb) -> None:  # type: ignore[no-untyped-def]
     probe = probe_fixture("probe_fake_nvidia_h100.json")
     fleet = team_fleet(load_profile_text("").model_copy(), probe)
-    assert fleet and fleet[0].compute_capability == "9.0" and fleet[0].count == len(probe["gpus"]["devices"])
+    assert fleet and fleet[0].compute_capability == "9.0" and fleet[0].count == len(probe.gpus.devices)
 
 
 def test_pascal_must_run_on_nvidia_excludes_where_no_release_is_known(kb) -> None:  # type: ignore[no-untyped-def]
@@ -104,8 +105,9 @@ def test_domains_weight_the_ecosystem_criterion(kb) -> None:  # type: ignore[no-
 def test_serving_stack_is_noted_for_frameworks_it_cannot_serve(kb) -> None:  # type: ignore[no-untyped-def]
     a = _assess(kb, "serving: [paddle_inference]\n")
     by = {b.framework: b for b in a.ranking}
-    assert any("Paddle Inference" in n for n in by["pytorch"].notes)
-    assert not any("serving stack" in n for n in by["paddlepaddle"].notes)
+    gaps = [n for n in by["pytorch"].notes if n.code is NoteCode.SERVING_GAP]
+    assert [n.params for n in gaps] == [{"serving": "paddle_inference"}] and "Paddle Inference" in gaps[0].message
+    assert not any(n.code is NoteCode.SERVING_GAP for n in by["paddlepaddle"].notes)
 
 
 def test_totals_still_decompose_exactly_with_every_situation_field(kb) -> None:  # type: ignore[no-untyped-def]

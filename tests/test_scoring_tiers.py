@@ -7,6 +7,8 @@ from typing import Any
 
 from _scoring_support import probe_fixture
 
+from advisor.evidence.hardware.nvidia import GpuReport
+from advisor.evidence.probe import FrameworkProbe
 from advisor.knowledge.schema import Hardware, Support
 from advisor.knowledge.tiers import TIER_CAP, Tier
 from advisor.profile import load_profile_text, resolve_profile
@@ -68,8 +70,11 @@ def test_breadth_elsewhere_no_longer_counts_on_the_team_hardware(kb: Any) -> Non
     # On NVIDIA, PyTorch (4.5 general breadth) and TensorFlow (2.5) both ship native CUDA wheels: equal fit.
     fit = _fit(_assess(kb, FIT_ONLY.format(hw="nvidia_cuda"), probe_fixture()))
     assert fit["pytorch"].score == fit["tensorflow"].score == 5.0
-    # The breadth is still reported, as portability beyond the team's hardware.
-    assert "portability" in fit["tensorflow"].evidence and "2.5" in fit["tensorflow"].evidence
+    # The breadth is not lost: it is scored as portability, a part of governance and vendor risk.
+    result = _assess(kb, "weights: {governance: 5}\nconstraints: {must_run_on: [nvidia_cuda]}\n", probe_fixture())
+    port = {b.framework: next(p.score for c in b.contributions for p in c.parts if p.code.value == "portability")
+            for b in result.ranking}
+    assert port["pytorch"] > port["tensorflow"]
 
 
 def test_without_team_hardware_the_general_breadth_score_stands(kb: Any) -> None:
@@ -81,8 +86,10 @@ def test_without_team_hardware_the_general_breadth_score_stands(kb: Any) -> None
 def test_a_route_used_here_is_the_only_measured_hardware_evidence(kb: Any) -> None:
     # A fake probe (this machine has no GPU): PyTorch's own child used the NVIDIA GPU here.
     probe = probe_fixture()
-    probe["gpus"] = {"devices": [{"name": "Fake GPU", "compute_capability": "9.0"}]}
-    probe["frameworks"] = {"pytorch": {"installed": True, "devices": [{"kind": "gpu"}]}}
+    probe.gpus = GpuReport.from_json({"status": "ok", "message": "fake", "devices": [
+        {"name": "Fake GPU", "compute_capability": "9.0"}]})
+    probe.frameworks = {"pytorch": FrameworkProbe.from_json({"id": "pytorch", "installed": True,
+                                                              "devices": [{"kind": "gpu"}]})}
     fit = _fit(_assess(kb, "weights: {hardware_fit: 5}\n", probe))
     assert fit["pytorch"].measured_score == 5.0 and fit["pytorch"].evidence_weight == ev.HARDWARE_WEIGHT
     assert fit["jax"].measured_score is None  # JAX's route is the knowledge's word here

@@ -5,7 +5,7 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
-from _tui_support import goto, make_app, recorded_bench, recorded_probe, settle
+from _tui_support import goto, make_app, recorded_evidence, settle
 
 from advisor.sanitize import markdown_text
 
@@ -46,7 +46,8 @@ def test_team_decision_from_the_priorities_step(kb, tmp_path: Path) -> None:  # 
             assert view.document is not None, view.markdown
             assert view.left_out == [f"left out {bad}: line 1: weights.deployment: a weight must be zero or positive"]
             # The same view as `team decide --markdown` on the same evidence.
-            same = decide_files(kb, [*MEMBERS, str(bad)], probe=recorded_probe(), bench=recorded_bench(), evidence="x")
+            probe, bench = recorded_evidence()
+            same = decide_files(kb, [*MEMBERS, str(bad)], probe=probe, bench=bench, evidence="x")
             assert view.document.team.ranking == same.document.team.ranking
             assert view.document.consensus == same.document.consensus
             assert view.markdown.startswith("# Team decision: ")

@@ -11,7 +11,7 @@ import asyncio
 from typing import Any
 
 import yaml
-from _tui_support import goto, make_app, recorded_bench, recorded_probe, settle
+from _tui_support import goto, make_app, recorded_evidence, settle
 
 from advisor.profile import parse_profile, resolve_profile
 from advisor.scoring import assess
@@ -94,8 +94,8 @@ def test_a_scenario_alone_reads_on_the_0_5_scale_and_exports_no_weights(kb: Any)
             exported = yaml.safe_load(core.profile_yaml(app.profile()))
             assert exported["weights"] == {"deployment": preset["deployment"] - 0.5}
             # What the TUI ranked is what the CLI's reading of that profile ranks.
-            again = assess(kb, resolve_profile(parse_profile(exported), kb), probe=recorded_probe(),
-                           bench=recorded_bench(), draws=200)
+            probe, bench = recorded_evidence()
+            again = assess(kb, resolve_profile(parse_profile(exported), kb), probe=probe, bench=bench, draws=200)
             assert [b.framework for b in again.ranking] == [e.framework for e in screen.last_report.ranking]
 
     run(body())

@@ -141,6 +141,10 @@ def _tooling_section(kb: KnowledgeBase, fw: Framework, targets: Sequence[str]) -
             )
             continue
         detail = [f"Route: {' '.join(route.route.split())}", f"Status: {route.status.value} (as of {route.as_of})."]
+        if route.tier is not None:
+            # Who ships the last step onto the target: a vendor converter is outside the framework's releases.
+            by = f" ({route.tier.by})" if route.tier.by else ""
+            detail.append(f"Tier: {route.tier.tier.value}{by}.")
         if route.notes:
             detail.append(route.notes)
         items.append(

@@ -51,6 +51,8 @@ NUMBER_CHECKS: dict[str, Callable[[Any, str], None]] = {
     "seed": lambda v, f: limits.check_number(v, f, low=0, high=limits.MAX_SEED),
     "node_rank": lambda v, f: limits.check_number(v, f, low=0, high=limits.MAX_NODES - 1),
     "master_port": lambda v, f: limits.check_number(v, f, low=1, high=65535),
+    "allreduce_port": lambda v, f: limits.check_number(v, f, low=1, high=65534),
+    "allreduce_timeout": lambda v, f: limits.check_number(v, f, low=0, high=limits.MAX_TIMEOUT_S, low_open=True),
     "nnodes": _nnodes,
     "rdzv_endpoint": _pattern(_HOST + r"(?::(?P<port>\d{1,5}))?", "HOST or HOST:PORT"),
     "master_addr": _pattern(_HOST, "a host name or address"),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from advisor.fleet.models import Finding, FindingCode, FleetNode, FleetSummary
+from advisor.fleet.models import Finding, FindingCode, FleetAllReduce, FleetNode, FleetSummary
 from advisor.sanitize import markdown_text as md
 
 
@@ -38,6 +38,10 @@ def finding_sentence(f: Finding) -> str:
     if f.code is FindingCode.SLOW_NODE:
         return (f"{_nodes(f.nodes)} is {f.shortfall_pct:.0f}% below the other nodes of its type on "
                 f"{md(f.benchmark or '')}: check it (thermal limits, a busy or misconfigured host).")
+    if f.code is FindingCode.ALLREDUCE_FAILED:
+        how = "; ".join(f"{md(n)}: {md(v)}" for n, v in f.values.items())
+        return (f"the cross-node all-reduce ({fw}) did not finish on {_nodes(f.nodes)} ({how}): the inter-node "
+                "figures are missing or partial; check the interconnect, the rendezvous port and the peers' logs.")
     values = ", ".join(f"{md(n)}: {md(v)}" for n, v in f.values.items())
     return f"{_nodes(f.nodes)} differ from the rest of {md(f.node_type or '')} in {md(f.setting or '')} ({values})."
 
@@ -53,6 +57,28 @@ def _node_row(n: FleetNode) -> str:
     installed = ", ".join(f"{md(f)} {md(s.version or '')}".strip() for f, s in n.frameworks.items() if s.installed)
     return (f"| {md(n.label)} | {md(n.type_id)} | {n.usable_cores or '?'} | {_gib(n.memory_total_bytes)} | "
             f"{installed or 'none'} | {md(n.recommendation or 'unknown')} |")
+
+
+def _num(value: float | None) -> str:
+    return "" if value is None else f"{value:.4g}"
+
+
+def allreduce_lines(a: FleetAllReduce) -> list[str]:
+    """The all-reduce table: per size, the leader's intra-node run beside the fleet's inter-node run."""
+    lines = ["## All-reduce across nodes", "",
+             f"{md(a.framework)}: inter-node {md(a.outcome)} over {a.nnodes} node(s), {a.world_size} rank(s), "
+             f"{md(a.inter_backend or '?')}; intra-node from {md(a.intra_node or 'no node')} "
+             f"({md(a.intra_backend or '?')}). algbw = S/t, busbw = algbw x 2(n-1)/n (nccl-tests), in GB/s.", ""]
+    if a.rows:
+        lines += ["| size (B) | intra us | intra algbw | intra busbw | inter us | inter algbw | inter busbw | "
+                  "inter/intra busbw |", "|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        lines += [f"| {r.bytes} | {_num(r.intra_time_us)} | {_num(r.intra_algbw_GBps)} | {_num(r.intra_busbw_GBps)} | "
+                  f"{_num(r.inter_time_us)} | {_num(r.inter_algbw_GBps)} | {_num(r.inter_busbw_GBps)} | "
+                  f"{_num(r.inter_over_intra_busbw)}{' !' if r.flagged else ''} |" for r in a.rows]
+        if any(r.flagged for r in a.rows):
+            lines += ["", "! the samples spread widely, were few, or a value reduced wrongly (see the node reports)."]
+    lines += ["", "Each node: " + ", ".join(f"{md(n)} {md(o)}" for n, o in a.nodes.items()), ""]
+    return lines
 
 
 def summary_markdown(summary: FleetSummary) -> str:
@@ -74,6 +100,8 @@ def summary_markdown(summary: FleetSummary) -> str:
             lines += [f"| {md(s.benchmark)} | {s.median:.3g} {md(s.unit)} | {s.low:.3g} | {s.high:.3g} | "
                       f"{s.spread_pct:.0f}% | {md(s.worst_node)} |" for s in t.spread]
             lines.append("")
+    if summary.allreduce is not None:
+        lines += allreduce_lines(summary.allreduce)
     lines += ["## Nodes", "", "| node | type | usable cores | memory | frameworks | recommends |",
               "|---|---|---|---|---|---|"]
     lines += [_node_row(n) for n in summary.nodes]

@@ -17,9 +17,11 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 from types import FrameType
-from typing import Any
+from typing import Any, TypeVar
 
 from advisor.evidence.children import CHILDREN, Stopped
+
+T = TypeVar("T")
 
 #: The conventional exit codes: 128 + the signal number.
 EXIT_CODES = {signal.SIGINT: 130, signal.SIGTERM: 143}
@@ -107,3 +109,32 @@ def quiet_once_stopping(callback: Callable[[Any], None] | None) -> Callable[[Any
 def received() -> int | None:
     """The signal that stopped the tool, if one did."""
     return _State.signum
+
+
+def run_cancellable(work: Callable[[threading.Event], T], *, name: str) -> T:
+    """`work(cancel)` in a worker thread, the main thread waiting where the signal handlers can reach it.
+
+    Ctrl-C and SIGTERM are delivered to the main thread only: its handler (above) has begun ending every
+    child when the exception arrives here, and the cancel event then stops the worker from starting more
+    (the frameworks, nodes or benchmarks that remain). The worker's own exception is raised here.
+    """
+    cancel = threading.Event()
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = work(cancel)
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the main thread below
+            box["error"] = exc
+
+    worker = threading.Thread(target=run, name=name, daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(0.2)
+    except BaseException:
+        cancel.set()
+        raise
+    if "error" in box:
+        raise box["error"]
+    return box["value"]  # type: ignore[no-any-return]

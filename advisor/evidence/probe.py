@@ -77,29 +77,48 @@ class ProbeReport:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ProbeReport:
-        """Read a saved probe back; raises `ReportError` when it is not a probe of this schema."""
+        """Read a saved probe back; raises `ReportError` naming the field when it is not a probe of this schema.
+
+        A section or field the file lacks (an older or hand-written probe) is read as unknown, see
+        `advisor.evidence.hardware.saved`; a probe without a `schema` is taken as this schema.
+        """
         from advisor.errors import ReportError
 
-        if data.get("schema") != SCHEMA:
+        if not isinstance(data, Mapping):
+            raise ReportError(f"not a probe: expected an object, found {type(data).__name__}", field="probe")
+        if data.get("schema", SCHEMA) != SCHEMA:
             raise ReportError(f"not a probe of schema {SCHEMA} (found {data.get('schema')!r})", field="probe.schema")
+        name = "probe"
         try:
+            name = "probe.cpu"
+            cpu = CpuInfo.from_json(data.get("cpu") or {})
+            name = "probe.memory"
+            memory = MemoryInfo.from_json(data.get("memory") or {})
+            name = "probe.gpus"
+            gpus = GpuReport.from_json(data.get("gpus") or {"status": "unknown", "message": "not in the saved probe"})
+            name = "probe.accelerators"
+            accelerators = {k: AcceleratorStatus.from_json(v) for k, v in (data.get("accelerators") or {}).items()
+                            if v is not None}
+            name = "probe.software"
+            software = SoftwareInfo.from_json(data.get("software") or {})
+            name = "probe.frameworks"
+            frameworks = {k: FrameworkProbe.from_json({"id": k, **v})
+                          for k, v in (data.get("frameworks") or {}).items()}
+            name = "probe.requirements"
+            requirements = [Requirement.from_json(r) for r in data.get("requirements") or []]
+            name = "probe"
             return cls(
-                cpu=CpuInfo.from_json(data["cpu"]),
-                memory=MemoryInfo.from_json(data["memory"]),
-                gpus=GpuReport.from_json(data["gpus"]),
-                accelerators={k: AcceleratorStatus.from_json(v) for k, v in data["accelerators"].items()},
-                software=SoftwareInfo.from_json(data["software"]),
-                frameworks={k: FrameworkProbe.from_json(v) for k, v in data["frameworks"].items()},
-                requirements=[Requirement.from_json(r) for r in data.get("requirements") or []],
+                cpu=cpu, memory=memory, gpus=gpus, accelerators=accelerators, software=software,
+                frameworks=frameworks, requirements=requirements,
                 created=str(data.get("created", "")),
                 fast=bool(data.get("fast")),
                 identify=bool(data.get("identify")),
                 wall_s=float(data.get("wall_s") or 0.0),
-                timings=dict(data.get("timings") or {}),
-                notes=list(data.get("notes") or []),
+                timings={str(k): float(v) for k, v in (data.get("timings") or {}).items()},
+                notes=[str(n) for n in data.get("notes") or []],
             )
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise ReportError(f"malformed probe: {type(exc).__name__}: {exc}", field="probe") from exc
+            raise ReportError(f"malformed probe: {type(exc).__name__}: {exc}", field=name) from exc
 
 
 def _select(frameworks: Sequence[str] | None) -> list[FrameworkAdapter]:
@@ -248,9 +267,7 @@ def run_probe(
         raise
     _refine_cuda_order(gpus, fw_result)
     _merge_framework_devices(accelerators, fw_result)
-    requirements = check_all(
-        {k: v.to_json() for k, v in fw_result.items()}, software.python, versions, gpus.to_json()
-    )
+    requirements = check_all(fw_result, software.python, versions, gpus)
     if gpus.devices:
         notes.append("GPU devices are listed in NVML order (PCI bus order); cuda_index is the number CUDA programs use")
     if fast:
@@ -292,15 +309,14 @@ def _unknown_software() -> SoftwareInfo:
                         "unknown", None, None, None)
 
 
-def hardware_ids(probe: Mapping[str, Any]) -> list[str]:
-    """Knowledge-base hardware ids present in a probe's JSON (the mapping scoring uses)."""
+def hardware_ids(probe: ProbeReport) -> list[str]:
+    """Knowledge-base hardware ids present in a probe (the mapping scoring uses)."""
     found = ["cpu"]
-    if (probe.get("gpus") or {}).get("devices"):
+    if probe.gpus.devices:
         found.append("nvidia_cuda")
-    acc = probe.get("accelerators") or {}
     for key, hw in (("tpu", "google_tpu"), ("rocm", "amd_rocm"), ("apple_mps", "apple_metal"),
                     ("intel_xpu", "intel_gpu"), ("ascend", "huawei_ascend")):
-        if (acc.get(key) or {}).get("present"):
+        status = probe.accelerators.get(key)
+        if status is not None and status.present:
             found.append(hw)
     return found
-

@@ -67,8 +67,10 @@ class FrameworkProbe:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> FrameworkProbe:
-        """Inverse of `to_json`."""
-        return cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__})
+        """Inverse of `to_json`; a field an older probe lacks is unknown (see `advisor.evidence.hardware.saved`)."""
+        from advisor.evidence.hardware.saved import known_fields
+
+        return cls(**known_fields(cls, data))
 
 
 def _metadata_cuda(adapter_id: str, version: str | None) -> str | None:

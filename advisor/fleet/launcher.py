@@ -159,10 +159,10 @@ def _slurm(r: _Reader) -> LauncherEnv:
     nodes = r.number("SLURM_STEP_NUM_NODES", low=1) or r.number("SLURM_JOB_NUM_NODES", low=1) \
         or r.number("SLURM_NNODES", low=1)
     node = r.number("SLURM_NODEID")
-    leader = r.host("SLURM_LAUNCH_NODE_IPADDR")
-    if leader is None:
-        nodelist = r.text("SLURM_STEP_NODELIST") or r.text("SLURM_JOB_NODELIST") or r.text("SLURM_NODELIST")
-        leader = r.host("SLURM_JOB_NODELIST", first_host(nodelist)) if nodelist else None
+    # The leader serves the all-reduce's rendezvous, so it is node 0: the first host of the step's node list.
+    # The launch host comes second: srun run from a login node makes that host, outside the job, the launch node.
+    listed = next((n for n in ("SLURM_STEP_NODELIST", "SLURM_JOB_NODELIST", "SLURM_NODELIST") if r.text(n)), None)
+    leader = r.host(listed, first_host(r.text(listed) or "")) if listed else r.host("SLURM_LAUNCH_NODE_IPADDR")
     return LauncherEnv(Launcher.SLURM, rank, size, r.number("SLURM_LOCALID") or 0,
                        node if node is not None else rank, nodes, r.node_name("SLURMD_NODENAME"), leader)
 

@@ -25,6 +25,7 @@ class FindingCode(StrEnum):
     VERSIONS_DIFFER = "versions_differ"  # the same hardware with different framework versions
     SLOW_NODE = "slow_node"  # a figure well below its node type's
     MISCONFIGURED_NODE = "misconfigured_node"  # a setting unlike the rest of its node type
+    ALLREDUCE_FAILED = "allreduce_failed"  # a node's share of the cross-node all-reduce did not finish
 
 
 class FailureKind(StrEnum):
@@ -114,6 +115,36 @@ class Finding(_M):
     reason: str | None = None
 
 
+class AllReduceRow(_M):
+    """One message size: the intra-node run beside the inter-node one, nccl-tests' figures (GB/s of 1e9 bytes)."""
+
+    bytes: int
+    intra_time_us: float | None = None
+    intra_algbw_GBps: float | None = None  # noqa: N815 - the unit is part of the name
+    intra_busbw_GBps: float | None = None  # noqa: N815
+    inter_time_us: float | None = None
+    inter_algbw_GBps: float | None = None  # noqa: N815
+    inter_busbw_GBps: float | None = None  # noqa: N815
+    inter_over_intra_busbw: float | None = None
+    flagged: bool = Field(False, description="a row whose samples spread widely, were few, or reduced wrongly")
+
+
+class FleetAllReduce(_M):
+    """The fleet's cross-node all-reduce: the leader's intra-node run beside the inter-node run of every node."""
+
+    framework: str
+    outcome: str = Field(description="the inter-node run's outcome over every node (ok, failed, timed_out, ...)")
+    nnodes: int
+    world_size: int
+    intra_node: str | None = Field(None, description="the node whose intra-node run is shown (the leader's)")
+    intra_backend: str = ""
+    inter_backend: str = ""
+    rows: list[AllReduceRow] = Field(default_factory=list)
+    nodes: dict[str, str] = Field(default_factory=dict, description="node -> its share's outcome code")
+    definitions: dict[str, str] = Field(default_factory=lambda: {"algbw": "S/t", "busbw": "algbw * 2(n-1)/n",
+                                                                 "source": "nccl-tests doc/PERFORMANCE.md"})
+
+
 class FleetSummary(_M):
     """The merged view of a fleet's node reports (`fwadvisor.fleet/1`)."""
 
@@ -124,6 +155,7 @@ class FleetSummary(_M):
     failed: list[FailedNode] = Field(default_factory=list)
     findings: list[Finding] = Field(default_factory=list)
     slow_threshold_pct: float
+    allreduce: FleetAllReduce | None = None
 
     def to_json(self) -> dict[str, object]:
         """The JSON form, generated from the model, under its schema name."""

@@ -7,10 +7,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from advisor.fleet.allreduce import AllReduceOptions
 from advisor.fleet.launcher import LauncherEnv
 from advisor.knowledge.base import KnowledgeBase
 
 if TYPE_CHECKING:  # the report package is imported at the call (it pulls in scoring)
+    from advisor.evidence.probe import ProbeReport
     from advisor.report import Report
 
 #: The fleet preset: the quick preset's sizes, cut to what compares nodes of one fleet (compute, memory
@@ -23,7 +25,8 @@ NODE_PRESETS = (FLEET_PRESET, "test", "quick", "standard", "thorough")
 
 @dataclass(frozen=True)
 class NodeOptions:
-    """What one node runs: the probe (full, or package metadata only) and the bench preset (None: no bench)."""
+    """What one node runs: the probe (full, or package metadata only), the bench preset (None: no bench, and no
+    all-reduce) and its share of the cross-node all-reduce."""
 
     preset: str | None = FLEET_PRESET
     fast_probe: bool = False
@@ -31,6 +34,7 @@ class NodeOptions:
     identify: bool = False
     probe_timeout_s: float = 60.0
     seed: int = 0
+    allreduce: AllReduceOptions = AllReduceOptions()
 
 
 def bench_plan(preset: str) -> tuple[str, tuple[str, ...] | None]:
@@ -40,9 +44,9 @@ def bench_plan(preset: str) -> tuple[str, tuple[str, ...] | None]:
     return preset, None
 
 
-def _benchmarkable(probe: dict[str, Any], candidates: set[str]) -> list[str]:
-    return [fid for fid, entry in (probe.get("frameworks") or {}).items()
-            if entry.get("installed") and entry.get("outcome") == "ok" and fid in candidates]
+def _benchmarkable(probe: ProbeReport, candidates: set[str]) -> list[str]:
+    return [fid for fid, entry in probe.frameworks.items()
+            if entry.installed and entry.outcome == "ok" and fid in candidates]
 
 
 def run_node(
@@ -57,31 +61,37 @@ def run_node(
 
     The children, their timeouts and the signal handling are the probe's and the bench engine's own.
     A node with no framework that imports cleanly still gets the NumPy baseline's figures when a bench
-    runs: a fleet compares its nodes even where a framework is missing on some of them.
+    runs: a fleet compares its nodes even where a framework is missing on some of them. Then, in a fleet
+    of several nodes, the cross-node all-reduce (`advisor.fleet.allreduce`): bounded by its own timeout, so
+    a peer that never comes costs that long and is named in the report's `allreduce` section.
     """
     from advisor.evidence.bench import run_bench
     from advisor.evidence.probe import run_probe
+    from advisor.fleet.allreduce import node_allreduce
     from advisor.profile import Profile, resolve_profile
     from advisor.report import build_report
     from advisor.scoring import assess
     from advisor.scoring.constraints import apply_constraints
 
     resolved = resolve_profile(Profile(), kb)
-    probe_report = run_probe(fast=options.fast_probe, identify=options.identify, kb=kb, on_event=on_event,
-                             cancel=cancel, frameworks=list(options.frameworks) or None,
-                             timeout=options.probe_timeout_s)
-    probe = probe_report.to_json()
+    probe = run_probe(fast=options.fast_probe, identify=options.identify, kb=kb, on_event=on_event,
+                      cancel=cancel, frameworks=list(options.frameworks) or None, timeout=options.probe_timeout_s)
     bench = None
     if options.preset is not None and not (cancel is not None and cancel.is_set()):
         preset, only = bench_plan(options.preset)
         installed = _benchmarkable(probe, set(apply_constraints(kb, resolved).candidates))
-        peak = getattr(getattr(probe_report, "cpu", None), "peak", None)
+        peak = probe.cpu.peak
         # An empty list would mean "every adapter" to the engine: no adapters means the NumPy baseline alone.
         bench = run_bench(preset=preset, only=only, frameworks=installed or None, on_event=on_event,
-                          cancel=cancel, peak=peak, adapters=None if installed else {}).to_json()
+                          cancel=cancel, peak=peak, adapters=None if installed else {})
+    allreduce = None
+    if options.preset is not None and not (cancel is not None and cancel.is_set()):
+        collective = node_allreduce(place, options.preset, options.allreduce, probe, cancel=cancel)
+        allreduce = None if collective is None else collective.to_json()
     assessment = assess(kb, resolved, probe=probe, bench=bench, seed=options.seed)
     return build_report(assessment, kb, probe=probe, bench=bench, profile_source=f"fleet node {place.node_index}",
-                        identify=options.identify, hostname=place.node_name if options.identify else None)
+                        identify=options.identify, hostname=place.node_name if options.identify else None,
+                        allreduce=allreduce)
 
 
 def node_option_args(options: NodeOptions) -> list[str]:
@@ -94,24 +104,14 @@ def node_option_args(options: NodeOptions) -> list[str]:
     argv += ["--timeout", f"{options.probe_timeout_s:g}"]
     if options.identify:
         argv.append("--identify")
+    ar = options.allreduce
+    if not ar.enabled:
+        argv.append("--no-allreduce")
+    if ar.framework:
+        argv += ["--allreduce-framework", ar.framework]
+    argv += ["--allreduce-timeout", f"{ar.timeout_s:g}"]
+    if ar.leader:
+        argv += ["--leader", ar.leader]
+    if ar.port is not None:
+        argv += ["--allreduce-port", str(ar.port)]
     return argv
-
-
-#: torchrun's default rendezvous port, used when the launcher names a leader but no port.
-DEFAULT_RENDEZVOUS_PORT = 29500
-
-
-def rendezvous_for(place: LauncherEnv) -> list[str]:
-    """torchrun options for a cross-node collective from this node: c10d rendezvous on the leader ([] alone).
-
-    The seam for the cross-node all-reduce (issue 25, item 3, the `collect` helper's): `fleet node` does not
-    run it yet; when that function lands it takes these options, the ones `run_bench(rendezvous=...)` takes.
-    """
-    nodes = place.node_count or 1
-    if nodes < 2 or not place.leader_addr:
-        return []
-    host = f"[{place.leader_addr}]" if ":" in place.leader_addr and not place.leader_addr.startswith("[") \
-        else place.leader_addr
-    port = place.leader_port or DEFAULT_RENDEZVOUS_PORT
-    return [f"--nnodes={nodes}", f"--node-rank={place.node_index}", f"--rdzv-endpoint={host}:{port}",
-            "--rdzv-backend=c10d"]

@@ -16,6 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from advisor.checklist import machine_summary
+from advisor.errors import ReportError
+from advisor.evidence.probe import ProbeReport
+from advisor.fleet.allreduce_summary import fleet_allreduce, intra_figures, read_section
 from advisor.fleet.models import (
     FailedNode,
     Finding,
@@ -124,6 +127,8 @@ def _node(item: NodeInput, kb_frameworks: Sequence[str]) -> tuple[FleetNode, lis
                 version=str(entry["version"]) if entry.get("version") else None,
                 outcome=str(entry["outcome"]) if entry.get("outcome") else None)
     figures, meta, noisy = _figures(item.data)
+    more, more_meta, more_noisy = intra_figures(read_section(item.data))  # the node's own intra-node all-reduce
+    figures, meta, noisy = {**figures, **more}, {**meta, **more_meta}, noisy + more_noisy
     node = FleetNode(
         label=item.label, rank=item.rank, source=item.source, type_id="", cpu=str(machine.get("cpu")),
         gpu=gpu, gpu_count=count, usable_cores=machine.get("usable_cores"),
@@ -199,6 +204,17 @@ def _framework_findings(nodes: list[FleetNode], kb_frameworks: Sequence[str]) ->
     return findings
 
 
+def _probe_model(data: Mapping[str, Any]) -> ProbeReport | None:
+    """A node report's probe as the model; None where it has none or it cannot be read (the file is still listed)."""
+    raw = probe_of(data)
+    if raw is None:
+        return None
+    try:
+        return ProbeReport.from_json(raw)
+    except ReportError:
+        return None
+
+
 def _cc(text: str) -> tuple[int, int]:
     major, _, minor = text.partition(".")
     return (int(major), int(minor)) if major.isdigit() and minor.isdigit() else (99, 99)
@@ -206,7 +222,7 @@ def _cc(text: str) -> tuple[int, int]:
 
 def _floor_findings(kb: KnowledgeBase, inputs: list[NodeInput], nodes: list[FleetNode],
                     ccs: Mapping[str, list[str]]) -> list[Finding]:
-    fleet = [e for item in inputs for e in team_fleet(Profile(), dict(probe_of(item.data) or {}))]
+    fleet = [e for item in inputs for e in team_fleet(Profile(), _probe_model(item.data))]
     findings = []
     for fid in kb.frameworks:
         found = gpu_floor(kb, fid, fleet)
@@ -267,6 +283,10 @@ def summarize(
                                     nodes=[label for t in minority for label in t.nodes]))
     findings += _framework_findings(nodes, kb_frameworks)
     findings += _floor_findings(kb, list(inputs), nodes, {n.label: c for n, c, _m in built})
+    sections = [(item.label, section) for item in inputs if (section := read_section(item.data)) is not None]
+    allreduce, allreduce_findings = fleet_allreduce(sections)
+    findings += allreduce_findings
     nodes.sort(key=lambda n: (n.rank is None, n.rank or 0, n.label))
     return FleetSummary(knowledge_version=kb.version, nodes_expected=expected, nodes=nodes, types=types,
-                        failed=list(failed), findings=findings, slow_threshold_pct=threshold_pct)
+                        failed=list(failed), findings=findings, slow_threshold_pct=threshold_pct,
+                        allreduce=allreduce)

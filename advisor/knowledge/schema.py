@@ -342,6 +342,10 @@ class Route(Model):
     sources: Sources
     basis: Basis = Basis.SOURCED  # judgement: inferred, with the reasoning in rationale/notes
     as_of: dt.date
+    #: Who ships the route's last step onto the target: native (the framework's own runtime), plugin (the
+    #: target vendor's converter, runtime or delegate, e.g. Rockchip's RKNN-Toolkit2), community (neither);
+    #: absent: unknown. Board targets carry it, since the same exported model meets a different vendor stack.
+    tier: TierFact | None = None
 
 
 class EngineFeed(Model):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import socket
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from advisor import __version__
 from advisor.jsonio import json_text
@@ -19,6 +19,7 @@ from advisor.report.models import (
     Knowledge,
     Machine,
     Method,
+    NoteCodeModel,
     Pack,
     ProfileSection,
     RankingEntry,
@@ -28,8 +29,12 @@ from advisor.report.models import (
     Tool,
     WarningModel,
 )
-from advisor.report_evidence import BenchShape, ProbeShape
+from advisor.report_evidence import AllReduceShape, BenchShape, ProbeShape
 from advisor.scoring.engine import Assessment
+
+if TYPE_CHECKING:
+    from advisor.evidence.bench.results import BenchReport
+    from advisor.evidence.probe import ProbeReport
 
 
 def anonymise(data: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -37,20 +42,20 @@ def anonymise(data: dict[str, Any] | None) -> dict[str, Any] | None:
     return None if data is None else scrub(data)
 
 
-def _machine(probe: dict[str, Any] | None, hardware: dict[str, str], hostname: str | None) -> Machine:
-    p = probe or {}
-    cpu, mem, sw = p.get("cpu") or {}, p.get("memory") or {}, p.get("software") or {}
-    gpus = [str(d.get("name")) for d in (p.get("gpus") or {}).get("devices") or []]
+def _machine(probe: ProbeReport | None, hardware: dict[str, str], hostname: str | None) -> Machine:
+    if probe is None:
+        return Machine(hostname=hostname, hardware=hardware)
+    cpu, sw = probe.cpu, probe.software
     return Machine(
         hostname=hostname,
-        os=sw.get("os"),
-        arch=cpu.get("arch"),
-        python=sw.get("python"),
-        cpu=cpu.get("model"),
-        logical_cores=cpu.get("logical_cores"),
-        usable_cores=cpu.get("usable_cores"),
-        memory_total_bytes=mem.get("total_bytes"),
-        gpus=gpus,
+        os=sw.os,
+        arch=cpu.arch,
+        python=sw.python,
+        cpu=cpu.model,
+        logical_cores=cpu.logical_cores,
+        usable_cores=cpu.usable_cores,
+        memory_total_bytes=probe.memory.total_bytes,
+        gpus=[str(d.name) for d in probe.gpus.devices],
         hardware=hardware,
     )
 
@@ -59,19 +64,26 @@ def build_report(
     assessment: Assessment,
     kb: KnowledgeBase,
     *,
-    probe: dict[str, Any] | None,
-    bench: dict[str, Any] | None,
+    probe: ProbeReport | None,
+    bench: BenchReport | None,
     profile_source: str,
     identify: bool = False,
     hostname: str | None = None,
+    allreduce: dict[str, Any] | None = None,
 ) -> Report:
-    """The report as the typed `Report`: exactly what its JSON text reads back as (`to_json_text`)."""
+    """The report as the typed `Report`: exactly what its JSON text reads back as (`to_json_text`).
+
+    `allreduce` is a fleet node's all-reduce (`AllReduceReport.to_json()`), kept in the report's own section.
+    """
     r = assessment.resolved
     if identify and hostname is None:
         hostname = socket.gethostname()
+    # The report file is an edge: the evidence is written as JSON here, and scrubbed unless --identify.
+    probe_json = None if probe is None else probe.to_json()
+    bench_json = None if bench is None else bench.to_json()
     if not identify:
         hostname = None
-        probe, bench = anonymise(probe), anonymise(bench)
+        probe_json, bench_json, allreduce = anonymise(probe_json), anonymise(bench_json), anonymise(allreduce)
     topsis_rank = {f: i + 1 for i, f in enumerate(assessment.topsis_order)}
     ranking = [
         RankingEntry(
@@ -84,7 +96,8 @@ def build_report(
             status=b.status,
             status_code=b.status_code.value,
             installed=b.installed,
-            notes=b.notes,
+            notes=[n.message for n in b.notes],
+            note_codes=[NoteCodeModel(code=n.code, params=n.params) for n in b.notes],
             contributions=[ContributionModel(**c.to_json()) for c in b.contributions],
         )
         for i, b in enumerate(assessment.ranking)
@@ -95,8 +108,9 @@ def build_report(
         tool=Tool(version=__version__),
         knowledge=Knowledge(version=kb.version, packs=[Pack(**p.to_json()) for p in kb.packs]),
         machine=_machine(probe, assessment.hardware, hostname),
-        probe=None if probe is None else ProbeShape.model_validate(probe),
-        benchmarks=None if bench is None else BenchShape.model_validate(bench),
+        probe=None if probe_json is None else ProbeShape.model_validate(probe_json),
+        benchmarks=None if bench_json is None else BenchShape.model_validate(bench_json),
+        allreduce=None if allreduce is None else AllReduceShape.model_validate(allreduce),
         profile=ProfileSection(
             source=profile_source,
             scenario=r.scenario,

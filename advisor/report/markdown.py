@@ -8,7 +8,7 @@ from advisor.report.markdown_summary import change_text, summary_lines
 from advisor.report.models import Report
 from advisor.sanitize import markdown_text as md
 from advisor.sanitize import printable
-from advisor.scoring.explain import display_parts, evidence_label
+from advisor.scoring.explain import display_parts, evidence_label, parts_text
 
 # Every value from input (names from packs, profile and report paths, machine strings, messages) goes through
 # `md` (sanitize.markdown_text) once here: shown literally, never as a heading, a link, an image or HTML.
@@ -83,6 +83,8 @@ def ranking_lines(report: Report, level: int = 3) -> list[str]:
                 if c.measured_score is not None
                 else ""
             )
+            if c.parts:
+                measured += f" ({parts_text(c.parts)})"
             out.append(
                 f"| {md(c.name)} | {_pct(c.weight)} | {c.score:.2f}{measured} | {shown:.2f} | {md(c.evidence)} |"
             )

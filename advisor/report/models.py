@@ -7,14 +7,15 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from advisor.report_evidence import BenchShape, ProbeShape
+from advisor.report_evidence import AllReduceShape, BenchShape, ProbeShape
 from advisor.scoring.evidence import BENCH_FULL_AT, BENCH_WEIGHT, HARDWARE_WEIGHT
+from advisor.scoring.explain import NoteCode
 from advisor.scoring.setup_evidence import SERVING_WEIGHT
 
 #: Minor versions add optional fields only: a reader of 1.1 reads 1.0 reports unchanged.
-SCHEMA_VERSION: Literal["1.1"] = "1.1"
-READABLE_VERSIONS = ("1.0", "1.1")
-SCHEMA_ID = "https://fwadvisor.invalid/schemas/report-1.1.json"
+SCHEMA_VERSION: Literal["1.2"] = "1.2"
+READABLE_VERSIONS = ("1.0", "1.1", "1.2")
+SCHEMA_ID = "https://fwadvisor.invalid/schemas/report-1.2.json"
 
 
 class _M(BaseModel):
@@ -93,6 +94,15 @@ class EffectiveWeightModel(_M):
     source: Literal["profile", "scenario", "scenario+profile", "pairwise", "equal"]
 
 
+class PartModel(_M):
+    """One part of a composed knowledge score (governance on the team's hardware: stewardship, portability)."""
+
+    code: str = Field(description="stewardship: the governance fact; portability: routes to other vendors' hardware")
+    score: float = Field(ge=0, le=5)
+    share: float = Field(ge=0, le=1, description="share of the criterion's knowledge score")
+    figures: list[dict[str, Any]] = Field(default_factory=list)
+
+
 class ContributionModel(_M):
     """One criterion's share of a total (contributions add up exactly to the total)."""
 
@@ -114,6 +124,16 @@ class ContributionModel(_M):
         description="where measured_score comes from: benchmark figures measured here, a hardware route the "
         "framework's own probe used here, the team's profile, or a route's support status in the knowledge base",
     )
+    parts: list[PartModel] = Field(
+        default_factory=list, description="the knowledge score's parts where it is composed; empty: one fact"
+    )
+
+
+class NoteCodeModel(_M):
+    """The code of one ranking note (advisor.scoring.explain.NoteCode) and its parameters."""
+
+    code: NoteCode
+    params: dict[str, str | float] = Field(default_factory=dict)
 
 
 class RankingEntry(_M):
@@ -131,6 +151,9 @@ class RankingEntry(_M):
     contributions: list[ContributionModel]
     status_code: Literal["measured", "discarded", "installed", "not_installed", "not_probed"] | None = Field(
         default=None, description="measured: benchmarked here and used; discarded: benchmarked on a busy machine"
+    )
+    note_codes: list[NoteCodeModel] | None = Field(
+        default=None, description="per note, in the same order: its code and parameters (what programs read)"
     )
 
 
@@ -278,13 +301,16 @@ class Report(_M):
 
     model_config = ConfigDict(extra="forbid", title="fwadvisor report")
 
-    schema_version: Literal["1.0", "1.1"] = SCHEMA_VERSION
+    schema_version: Literal["1.0", "1.1", "1.2"] = SCHEMA_VERSION
     generated_at: str
     tool: Tool
     knowledge: Knowledge
     machine: Machine
     probe: ProbeShape | None = Field(description="the probe's JSON (schema fwadvisor.probe/1)")
     benchmarks: BenchShape | None = Field(description="the benchmark JSON (fwadvisor.bench/1); null if skipped")
+    allreduce: AllReduceShape | None = Field(
+        default=None, description="a fleet node's cross-node all-reduce (fwadvisor.collective/1, since 1.2); null "
+        "when not run (one node, --no-allreduce, --no-bench, or not a fleet node)")
     profile: ProfileSection
     method: Method
     ranking: list[RankingEntry]

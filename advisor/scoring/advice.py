@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.schema import Hardware
@@ -16,6 +16,9 @@ from advisor.scoring.fleet import FloorFinding
 from advisor.scoring.install_advice import InstallStep, install_sentence, install_steps
 from advisor.scoring.migration import MoveCost, route_sentence
 from advisor.scoring.sensitivity import Sensitivity, advice_change_sentence
+
+if TYPE_CHECKING:
+    from advisor.evidence.bench.results import BenchReport
 
 #: Whom the advice is for: one person's profile (`report`) or a team's aggregated one (`team decide`).
 Audience = Literal["profile", "team"]
@@ -46,11 +49,11 @@ class Recommendation:
         return out
 
 
-def serving_gaps(kb: KnowledgeBase, fid: str, resolved: ResolvedProfile) -> list[str]:
-    """One note per serving stack of the team that does not take `fid`'s models natively."""
+def serving_gaps(kb: KnowledgeBase, fid: str, resolved: ResolvedProfile) -> list[tuple[str, str]]:
+    """(serving stack id, note) per serving stack of the team that does not take `fid`'s models natively."""
     return [
-        f"the team's serving stack {kb.serving[sid].name} does not take {kb.frameworks[fid].name} models natively: "
-        "a move also means replacing or bridging it"
+        (sid, f"the team's serving stack {kb.serving[sid].name} does not take {kb.frameworks[fid].name} models "
+         "natively: a move also means replacing or bridging it")
         for sid in resolved.profile.serving
         if fid not in kb.serving[sid].frameworks
     ]
@@ -93,7 +96,7 @@ def recommend(
     ranking: list[Breakdown],
     sens: Sensitivity | None,
     present: dict[Hardware, str],
-    bench: dict[str, Any] | None,
+    bench: BenchReport | None,
     gap: BreakEven | None = None,
     costs: Mapping[str, MoveCost] | None = None,
     audience: Audience = "profile",
@@ -195,13 +198,13 @@ def recommend(
         hint = install_sentence(name, install)
         if hint:
             steps.append(hint)
-    if top.installed and not bench:
+    if top.installed and bench is None:
         steps.append("Run `fwadvisor report` without --no-bench to blend measured performance into the ranking.")
     if machine_busy(bench):
         steps.append("The benchmarks ran on a busy machine and are not used: run `fwadvisor report` again when it is "
                      "quiet to blend measured performance in.")
     floor = (floors or {}).get(top.framework)
-    for note in ([floor.message] if floor else []) + serving_gaps(kb, top.framework, resolved):
+    for note in ([floor.message] if floor else []) + [text for _sid, text in serving_gaps(kb, top.framework, resolved)]:
         steps.append(note[0].upper() + note[1:] + ".")
     if sens.advice_change is not None and sens.verdict != "tie":
         names = {**{c: k.name for c, k in kb.criteria.items()}, **{f: k.name for f, k in kb.frameworks.items()}}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -18,12 +18,29 @@ from advisor.scoring.advice import Audience, Recommendation, recommend, serving_
 from advisor.scoring.constraints import Exclusion, apply_constraints
 from advisor.scoring.decision import BreakEven, advice_change, advised, break_even
 from advisor.scoring.domains import domain_ecosystem
-from advisor.scoring.explain import Breakdown, Contribution, EvidenceSource, Status, blend, on_grid, total_of
+from advisor.scoring.explain import (
+    Breakdown,
+    Contribution,
+    EvidenceSource,
+    Note,
+    NoteCode,
+    Part,
+    Status,
+    blend,
+    on_grid,
+    total_of,
+)
 from advisor.scoring.fleet import FloorFinding, nvidia_finding, python_finding, team_fleet
 from advisor.scoring.hardware_fit import team_hardware_fit
 from advisor.scoring.mcda import rank_order, topsis
 from advisor.scoring.migration import MoveCost, move_cost
+from advisor.scoring.portability import CRITERION as VENDOR_RISK
+from advisor.scoring.portability import team_portability
 from advisor.scoring.sensitivity import DEFAULT_DRAWS, Sensitivity, analyse
+
+if TYPE_CHECKING:
+    from advisor.evidence.bench.results import BenchReport
+    from advisor.evidence.probe import ProbeReport
 
 #: Probe outcomes that mean "the framework is there but something went wrong".
 _FAILED = {"import_error", "crashed", "timed_out", "bad_output"}
@@ -64,11 +81,11 @@ class Assessment:
     break_even: BreakEven | None = None
 
 
-def _status(fid: str, probe: dict[str, Any] | None, bench: dict[str, Any] | None) -> tuple[Status, str, bool | None]:
+def _status(fid: str, probe: ProbeReport | None, bench: BenchReport | None) -> tuple[Status, str, bool | None]:
     # installed is None where nobody looked: no probe, or no adapter probed this framework (unknown, not "no").
-    entry = ((probe or {}).get("frameworks") or {}).get(fid)
-    installed = bool(entry.get("installed")) if entry else None
-    benched = any(r.get("framework") == fid for r in (bench or {}).get("results") or [])
+    entry = probe.frameworks.get(fid) if probe is not None else None
+    installed = entry.installed if entry is not None else None
+    benched = bench is not None and any(r.framework == fid for r in bench.results)
     if benched and ev.machine_busy(bench):
         # The figures exist but the scoring does not use them: saying "measured" would be a false claim.
         return Status.DISCARDED, "benchmarks discarded (machine busy): knowledge only", True
@@ -78,19 +95,18 @@ def _status(fid: str, probe: dict[str, Any] | None, bench: dict[str, Any] | None
         return Status.INSTALLED, "installed, not benchmarked", True
     if installed is False:
         return Status.NOT_INSTALLED, "not measured here (not installed): knowledge only", False
-    why = "no probe" if not probe else "no adapter probes it"
+    why = "no probe" if probe is None else "no adapter probes it"
     return Status.NOT_PROBED, f"not measured here ({why}): knowledge only", None
 
 
-def _probe_warnings(probe: dict[str, Any] | None, present: dict[Hardware, str], out: list[Warning_]) -> None:
-    if not probe:
+def _probe_warnings(probe: ProbeReport | None, present: dict[Hardware, str], out: list[Warning_]) -> None:
+    if probe is None:
         return
     accels = [hw for hw in present if hw is not Hardware.CPU]
-    for fid, entry in (probe.get("frameworks") or {}).items():
-        outcome = entry.get("outcome")
-        if outcome in _FAILED:
-            out.append(Warning_("import_failure", f"{fid}: probe {outcome}: {entry.get('error') or 'no detail'}", fid))
-        if accels and entry.get("installed") and entry.get("accelerator_ok") is False:
+    for fid, entry in probe.frameworks.items():
+        if entry.outcome in _FAILED:
+            out.append(Warning_("import_failure", f"{fid}: probe {entry.outcome}: {entry.error or 'no detail'}", fid))
+        if accels and entry.installed and entry.accelerator_ok is False:
             out.append(
                 Warning_(
                     "hardware",
@@ -99,28 +115,24 @@ def _probe_warnings(probe: dict[str, Any] | None, present: dict[Hardware, str], 
                     fid,
                 )
             )
-    for req in probe.get("requirements") or []:
-        if req.get("ok") is False:
-            out.append(
-                Warning_(
-                    "hardware", f"{req.get('framework')}: {req.get('check')}: {req.get('detail')}", req.get("framework")
-                )
-            )
+    for req in probe.requirements:
+        if req.ok is False:
+            out.append(Warning_("hardware", f"{req.framework}: {req.check}: {req.detail}", req.framework))
 
 
 def assess(
     kb: KnowledgeBase,
     resolved: ResolvedProfile,
     *,
-    probe: dict[str, Any] | None = None,
-    bench: dict[str, Any] | None = None,
+    probe: ProbeReport | None = None,
+    bench: BenchReport | None = None,
     today: dt.date | None = None,
     seed: int = 0,
     draws: int = DEFAULT_DRAWS,
     audience: Audience = "profile",
     known_stale: list[StaleFact] | None = None,
 ) -> Assessment:
-    """Score every candidate framework for `resolved` with the evidence given (probe/bench JSON or None).
+    """Score every candidate framework for `resolved` with the evidence given (the probe and bench run, or None).
 
     `audience` is whom the advice addresses: one person's profile, or a team's (`advisor.team.decide`).
     `known_stale` is `stale_facts(kb, today)` where the caller has it (`decide` assesses every member on one base).
@@ -142,22 +154,22 @@ def assess(
         fw = kb.frameworks[fid]
         status_code, status, installed = _status(fid, probe, bench)
         contributions: list[Contribution] = []
-        notes: list[str] = []
+        notes: list[Note] = []
         floor = nvidia_finding(kb, fid, resolved.profile, fleet)
         override = {Hardware.NVIDIA_CUDA: floor.support} if floor else None
         # A pinned older release performs and scales as before: only a route with no release at all caps those.
         cap_override = override if floor is not None and floor.support is Support.NONE else None
         if floor is not None:
             floors[fid] = floor
-            notes.append(floor.message)
+            notes.append(Note(NoteCode.GPU_FLOOR, floor.message))
             warnings.append(Warning_("hardware", f"{fid}: {floor.message}", fid))
         if python := python_finding(kb, fid, resolved.profile):
-            notes.append(python)
+            notes.append(Note(NoteCode.PYTHON_VERSION, python))
             warnings.append(Warning_("python_version", python, fid))
         cost = move_cost(kb, fid, resolved.profile)
         if cost is not None and cost.pairs:
             costs[fid] = cost
-        notes += serving_gaps(kb, fid, resolved)
+        notes += [Note(NoteCode.SERVING_GAP, text, {"serving": sid}) for sid, text in serving_gaps(kb, fid, resolved)]
         dom = domain_ecosystem(kb, fid, resolved.domain_weights)
         for cid in criteria:
             crit = kb.criteria[cid]
@@ -170,9 +182,9 @@ def assess(
                 measured = setup.serving_evidence(kb, fid, resolved.profile)
             elif crit.evidence == "migration":
                 measured, mig_notes = setup.migration_evidence(kb, fid, resolved.profile)
-                notes.extend(mig_notes)
-                for note in mig_notes:
-                    warnings.append(Warning_("knowledge", note, fid))
+                notes += [Note(NoteCode.NO_MIGRATION_ENTRY, text, {"source": src}) for src, text in mig_notes]
+                for _src, text in mig_notes:
+                    warnings.append(Warning_("knowledge", text, fid))
             else:
                 measured = ev.Measured(None, 0.0, "knowledge only")
             knowledge = fact.score
@@ -183,26 +195,33 @@ def assess(
             else:
                 on_hw = ev.hardware_specific(kb, fid, cid, probe, required, cap_override)
             replaced = on_hw is not None  # the knowledge score no longer is the framework's general score
+            parts: list[Part] = []
             if on_hw is not None:
                 # A backend-specific fact replaces the hardware-agnostic score (and the cap, which only
                 # guesses at it from the route's support status).
                 knowledge = on_hw.score
                 rationale, sources, as_of = on_hw.rationale, on_hw.sources, on_hw.as_of
                 measured.summary = f"{measured.summary}; {on_hw.summary}"
-                notes.append(f"{crit.name}: {on_hw.summary}")
+                notes.append(Note(NoteCode.ON_TEAM_HARDWARE, f"{crit.name}: {on_hw.summary}", {"criterion": cid}))
             elif cid in ev.HARDWARE_BOUND:
                 cap, why = ev.hardware_cap(kb, fid, probe, required, cap_override)
                 if cap is not None and cap < knowledge:
                     knowledge = cap
                     measured.summary = f"{measured.summary}; {why}"
-                    notes.append(f"{crit.name}: {why}")
+                    notes.append(Note(NoteCode.HARDWARE_CAP, f"{crit.name}: {why}", {"criterion": cid, "cap": cap}))
             if cid == "ecosystem" and dom is not None and (on_hw is None or dom.score <= knowledge):
                 # The team's domains replace the general score; a lower figure on the team's hardware still wins.
                 knowledge = dom.score
                 rationale, sources, as_of = dom.rationale, dom.sources, dom.as_of
                 measured.summary = f"{measured.summary}; {dom.summary}"
                 measured.figures = [*measured.figures, *dom.parts]
-                notes.append(f"{crit.name}: {dom.summary}")
+                notes.append(Note(NoteCode.DOMAINS, f"{crit.name}: {dom.summary}", {"criterion": cid}))
+                replaced = True
+            if cid == VENDOR_RISK and (port := team_portability(kb, fid, probe, required, override)) is not None:
+                # On the team's hardware, breadth beyond it is the hardware vendor's risk: it joins stewardship.
+                knowledge, parts = port.governance(knowledge)
+                measured.summary = f"{measured.summary}; {port.summary()}"
+                notes.append(Note(NoteCode.PORTABILITY, f"{crit.name}: {port.summary()}", {"criterion": cid}))
                 replaced = True
             score = blend(knowledge, measured)
             contributions.append(
@@ -222,6 +241,7 @@ def assess(
                     figures=measured.figures,
                     evidence_source=EvidenceSource(measured.source) if measured.score is not None and measured.source
                     else None,
+                    parts=parts,
                 )
             )
         total = total_of([c.contribution for c in contributions])
@@ -252,15 +272,11 @@ def assess(
         warnings.append(Warning_("benchmark_spread", text, fid))
     if busy := ev.machine_busy(bench):
         warnings.append(Warning_("machine_busy", busy))
-    for f in (bench or {}).get("failures") or []:
-        if f.get("outcome") == "skipped":  # a preset's deliberate choice, not a failure
+    for f in bench.failures if bench is not None else ():
+        if f.outcome == "skipped":  # a preset's deliberate choice, not a failure
             continue
         warnings.append(
-            Warning_(
-                "bench_failure",
-                f"{f.get('framework')}/{f.get('device')}/{f.get('benchmark')}: {f.get('outcome')}: {f.get('error')}",
-                f.get("framework"),
-            )
+            Warning_("bench_failure", f"{f.framework}/{f.device}/{f.benchmark}: {f.outcome}: {f.error}", f.framework)
         )
     _probe_warnings(probe, present, warnings)
     # An excluded framework is out of the advice: a warning about it (its Python, its install) would only mislead.

@@ -13,20 +13,26 @@ Three kinds, chosen per criterion by `Criterion.evidence` in `criteria.yaml`:
   measured (5), blended with weight `HARDWARE_WEIGHT`. A CPU alone adds no evidence.
 * **serving** and **migration**: evidence from the team's own setup, in `advisor.scoring.setup_evidence`.
 
-All inputs are the probe and bench JSON shapes (dicts), so saved reports can be re-scored.
+Inputs are the typed probe (`ProbeReport`) and bench run (`BenchReport`); a saved report is re-scored by
+reading its sections back into them (`from_json`) first.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.schema import Hardware, Support
 from advisor.knowledge.tiers import TIER_CAP, Tier
+
+if TYPE_CHECKING:
+    from advisor.evidence.bench.results import BenchReport, Measurement
+    from advisor.evidence.probe import ProbeReport
 
 #: Weight of the benchmark figure in the performance score when at least `BENCH_FULL_AT` benchmarks are shared.
 BENCH_WEIGHT = 0.4
@@ -81,27 +87,26 @@ class Measured:
     source: str | None = None
 
 
-def present_hardware(probe: dict[str, Any] | None) -> dict[Hardware, str]:
+def present_hardware(probe: ProbeReport | None) -> dict[Hardware, str]:
     """Hardware the probe found (always the CPU), with a short description of each."""
-    if not probe:
+    if probe is None:
         return {}
-    found: dict[Hardware, str] = {Hardware.CPU: str((probe.get("cpu") or {}).get("model") or "CPU")}
-    gpus = probe.get("gpus") or {}
-    devices = gpus.get("devices") or []
+    found: dict[Hardware, str] = {Hardware.CPU: probe.cpu.model or "CPU"}
+    devices = probe.gpus.devices
     if devices:
-        names = sorted({str(d.get("name", "GPU")) for d in devices})
+        names = sorted({d.name or "GPU" for d in devices})
         found[Hardware.NVIDIA_CUDA] = f"{len(devices)} x " + ", ".join(names)
     for key, hw in _ACCEL_KEYS.items():
-        entry = (probe.get("accelerators") or {}).get(key) or {}
-        if entry.get("present"):
-            found[hw] = str(entry.get("detail") or key)
+        entry = probe.accelerators.get(key)
+        if entry is not None and entry.present:
+            found[hw] = entry.detail or key
     return found
 
 
-def _framework_uses(probe: dict[str, Any], framework: str) -> set[Hardware]:
-    entry = (probe.get("frameworks") or {}).get(framework) or {}
+def _framework_uses(probe: ProbeReport, framework: str) -> set[Hardware]:
+    entry = probe.frameworks.get(framework)
     used: set[Hardware] = set()
-    for dev in entry.get("devices") or []:
+    for dev in entry.devices if entry is not None else ():
         used.update(_DEVICE_HW.get(str(dev.get("kind")), ()))
     return used
 
@@ -133,7 +138,7 @@ def _route_value(
 def hardware_evidence(
     kb: KnowledgeBase,
     framework: str,
-    probe: dict[str, Any] | None,
+    probe: ProbeReport | None,
     required: Sequence[Hardware] = (),
     override: Override | None = None,
 ) -> Measured:
@@ -147,9 +152,9 @@ def hardware_evidence(
     """
     targets = team_targets(probe, required)
     if not targets:
-        why = "no probe" if not probe else "no accelerator found here; every framework runs on the CPU"
+        why = "no probe" if probe is None else "no accelerator found here; every framework runs on the CPU"
         return Measured(None, 0.0, f"{why}: knowledge only")
-    used = _framework_uses(probe, framework) if probe else set()
+    used = _framework_uses(probe, framework) if probe is not None else set()
     figures = []
     for hw, detail in targets.items():
         figures.append(
@@ -172,7 +177,7 @@ def hardware_evidence(
     return Measured(5.0, weight, f"team hardware: {parts}", figures, "probe")
 
 
-def team_targets(probe: dict[str, Any] | None, required: Sequence[Hardware]) -> dict[Hardware, str]:
+def team_targets(probe: ProbeReport | None, required: Sequence[Hardware]) -> dict[Hardware, str]:
     """The team's accelerators: found here (with what was found) or required by the profile; never the CPU."""
     present = present_hardware(probe)
     targets: dict[Hardware, str] = {hw: f"found here: {d}" for hw, d in present.items() if hw is not Hardware.CPU}
@@ -190,7 +195,7 @@ HARDWARE_BOUND = ("performance", "distributed_scale")
 def hardware_cap(
     kb: KnowledgeBase,
     framework: str,
-    probe: dict[str, Any] | None,
+    probe: ProbeReport | None,
     required: Sequence[Hardware] = (),
     override: Override | None = None,
 ) -> tuple[float | None, str]:
@@ -221,7 +226,7 @@ class HardwareSpecific:
     summary: str  # one line for the evidence text and the breakdown's notes
 
 
-def _targets(probe: dict[str, Any] | None, required: Sequence[Hardware]) -> list[Hardware]:
+def _targets(probe: ProbeReport | None, required: Sequence[Hardware]) -> list[Hardware]:
     return list(team_targets(probe, required))
 
 
@@ -229,7 +234,7 @@ def hardware_specific(
     kb: KnowledgeBase,
     framework: str,
     criterion: str,
-    probe: dict[str, Any] | None,
+    probe: ProbeReport | None,
     required: Sequence[Hardware] = (),
     override: Override | None = None,
 ) -> HardwareSpecific | None:
@@ -246,7 +251,7 @@ def hardware_specific(
     facts = {hw: fact for hw in targets if (entry := fw.hardware.get(hw)) and (fact := entry.scores.get(criterion))}
     if not facts:
         return None
-    used = _framework_uses(probe, framework) if probe else set()
+    used = _framework_uses(probe, framework) if probe is not None else set()
     general = fw.scores[criterion]
     values: list[tuple[float, Hardware]] = []
     for hw in targets:
@@ -274,81 +279,86 @@ def hardware_specific(
     return HardwareSpecific(score, rationale, sources, as_of, summary)
 
 
-def _group_key(r: dict[str, Any]) -> tuple[str, str, str]:
+def _group_key(r: Measurement) -> tuple[str, str, str]:
     # The variant names the workload (size, dtype, eager/compiled); params also carry framework-specific
     # details (jit flags, optimizer spelling, cache hits) that must not split a comparison.
-    return (str(r.get("device")), str(r.get("benchmark")), str(r.get("variant")))
+    return (r.device, r.benchmark, r.variant)
 
 
-def _spread(r: dict[str, Any]) -> float | None:
-    med, iqr = r.get("median_s"), r.get("iqr_s")
-    if isinstance(med, int | float) and isinstance(iqr, int | float) and med > 0:
-        return float(iqr) / float(med)
+def _spread(r: Measurement) -> float | None:
+    if r.median_s is not None and r.iqr_s is not None and r.median_s > 0:
+        return r.iqr_s / r.median_s
     return None
 
 
-def _usable(r: dict[str, Any]) -> bool:
-    value = r.get("value")
-    if r.get("benchmark") == "agreement":  # numerical agreement is a correctness check, not speed
+def _usable(r: Measurement) -> bool:
+    if r.benchmark == "agreement":  # numerical agreement is a correctness check, not speed
         return False
     spread = _spread(r)
     if spread is not None and spread > UNUSABLE_SPREAD:  # the figure says little; leave it out of the ratio
         return False
-    return isinstance(value, int | float) and math.isfinite(value) and value > 0
+    return math.isfinite(r.value) and r.value > 0
 
 
-def benchmark_ratios(
-    bench: dict[str, Any] | None, frameworks: Collection[str] | None = None
-) -> dict[str, list[dict[str, Any]]]:
+@dataclass(frozen=True)
+class Ratio:
+    """One shared benchmark of one framework against the best framework on the same device (1 = best)."""
+
+    device: str
+    benchmark: str
+    variant: str
+    value: float
+    ci: tuple[float, float] | None
+    unit: str
+    higher_is_better: bool
+    ratio_to_best: float
+    within_ci: bool  # the gap to the best lies inside the two confidence intervals: counted as equal
+    ratio_used: float  # what the score uses: at the intervals' near ends, never below RATIO_FLOOR
+
+    def to_json(self) -> dict[str, Any]:
+        """One entry of a performance contribution's `figures` in the report."""
+        out = dataclasses.asdict(self)
+        out["ci"] = None if self.ci is None else list(self.ci)
+        return out
+
+
+def benchmark_ratios(bench: BenchReport | None, frameworks: Collection[str] | None = None) -> dict[str, list[Ratio]]:
     """Per framework: each shared benchmark's ratio to the best framework on the same device (1 = best).
 
     Only `frameworks` (the knowledge base's) take part: the bench's NumPy baseline is context, not a candidate.
     """
-    groups: dict[tuple[str, str, str], dict[str, dict[str, Any]]] = {}
-    for r in (bench or {}).get("results") or []:
-        if not _usable(r) or (frameworks is not None and r.get("framework") not in frameworks):
+    groups: dict[tuple[str, str, str], dict[str, Measurement]] = {}
+    for r in bench.results if bench is not None else ():
+        if not _usable(r) or (frameworks is not None and r.framework not in frameworks):
             continue
-        better = bool(r.get("higher_is_better", r.get("metric") == "throughput"))
         slot = groups.setdefault(_group_key(r), {})
-        fid = str(r.get("framework"))
-        old = slot.get(fid)
-        if old is None or (r["value"] > old["value"]) == better:
-            slot[fid] = r
-    out: dict[str, list[dict[str, Any]]] = {}
+        old = slot.get(r.framework)
+        if old is None or (r.value > old.value) == r.higher_is_better:
+            slot[r.framework] = r
+    out: dict[str, list[Ratio]] = {}
     for (device, benchmark, variant), by_fw in groups.items():
         if len(by_fw) < 2:
             continue  # nothing to compare against on this device
-        better = bool(next(iter(by_fw.values())).get("higher_is_better", True))
-        top = max(by_fw.values(), key=lambda r: r["value"] if better else -r["value"])
-        best = top["value"]
+        better = next(iter(by_fw.values())).higher_is_better
+        top = max(by_fw.values(), key=lambda r: r.value if better else -r.value)
+        best = top.value
         for fid, r in by_fw.items():
-            ratio = r["value"] / best if better else best / r["value"]
+            ratio = r.value / best if better else best / r.value
             near = _near_ratio(r, top, better)
             out.setdefault(fid, []).append(
-                {
-                    "device": device,
-                    "benchmark": benchmark,
-                    "variant": variant,
-                    "value": r["value"],
-                    "ci": r.get("ci"),
-                    "unit": r.get("unit"),
-                    "higher_is_better": better,
-                    "ratio_to_best": ratio,
-                    "within_ci": near is not None and near >= 1.0,
-                    "ratio_used": max(ratio if near is None else near, RATIO_FLOOR),
-                }
+                Ratio(device, benchmark, variant, r.value, r.ci, r.unit, better, ratio,
+                      near is not None and near >= 1.0, max(ratio if near is None else near, RATIO_FLOOR))
             )
     return out
 
 
-def _interval(r: dict[str, Any]) -> tuple[float, float] | None:
-    ci = r.get("ci")
-    if isinstance(ci, list | tuple) and len(ci) == 2 and all(isinstance(v, int | float) and v > 0 for v in ci):
-        return float(min(ci)), float(max(ci))
+def _interval(r: Measurement) -> tuple[float, float] | None:
+    if r.ci is not None and all(v > 0 for v in r.ci):
+        return min(r.ci), max(r.ci)
     return None
 
 
-def _near_ratio(r: dict[str, Any], top: dict[str, Any], better: bool) -> float | None:
+def _near_ratio(r: Measurement, top: Measurement, better: bool) -> float | None:
     """The ratio to the best at the near ends of the two confidence intervals, at most 1 (None: no intervals).
 
     Differences inside the intervals count as equal: where the intervals overlap the ratio is 1, and
@@ -360,12 +370,10 @@ def _near_ratio(r: dict[str, Any], top: dict[str, Any], better: bool) -> float |
     return min(1.0, mine[1] / best[0]) if better else min(1.0, best[1] / mine[0])
 
 
-def machine_busy(bench: dict[str, Any] | None) -> str | None:
+def machine_busy(bench: BenchReport | None) -> str | None:
     """Why the benchmarks cannot be trusted because the machine was busy while they ran (None: they can)."""
-    machine = ((bench or {}).get("environment") or {}).get("machine_state") or {}
-    if not isinstance(machine, dict):
-        return None
-    if not machine.get("busy"):
+    machine = bench.environment.get("machine_state") if bench is not None else None
+    if not isinstance(machine, Mapping) or not machine.get("busy"):
         return None
     return (
         f"the machine was too busy while measuring ({machine.get('busy_figures')} of {machine.get('figures')} "
@@ -374,32 +382,30 @@ def machine_busy(bench: dict[str, Any] | None) -> str | None:
     )
 
 
-def performance_evidence(
-    framework: str, ratios: dict[str, list[dict[str, Any]]], bench: dict[str, Any] | None
-) -> Measured:
+def performance_evidence(framework: str, ratios: Mapping[str, list[Ratio]], bench: BenchReport | None) -> Measured:
     """The benchmark figure for `framework`: 5 * sqrt(geometric mean of ratios to the best)."""
-    if not bench:
+    if bench is None:
         return Measured(None, 0.0, "no benchmarks run: knowledge only")
     if machine_busy(bench):
         return Measured(None, 0.0, "measured on a busy machine: knowledge only")
     rows = ratios.get(framework) or []
     if not rows:
-        ran = any(r.get("framework") == framework for r in bench.get("results") or [])
+        ran = any(r.framework == framework for r in bench.results)
         why = "no benchmark shared with another framework" if ran else "not measured here"
         return Measured(None, 0.0, f"{why}: knowledge only")
-    geo = math.exp(math.fsum(math.log(r["ratio_used"]) for r in rows) / len(rows))
+    geo = math.exp(math.fsum(math.log(r.ratio_used) for r in rows) / len(rows))
     weight = BENCH_WEIGHT * min(1.0, len(rows) / BENCH_FULL_AT)
     summary = f"{len(rows)} benchmark(s) shared; geometric mean {geo:.2f} of the best framework's throughput"
-    return Measured(5.0 * math.sqrt(geo), weight, summary, rows, "benchmark")
+    return Measured(5.0 * math.sqrt(geo), weight, summary, [r.to_json() for r in rows], "benchmark")
 
 
-def implausible_gaps(ratios: dict[str, list[dict[str, Any]]]) -> list[tuple[str, str]]:
+def implausible_gaps(ratios: Mapping[str, list[Ratio]]) -> list[tuple[str, str]]:
     """(framework, message) for ratios below `RATIO_FLOOR`, which were clipped before scoring."""
     out = []
     for fid, rows in ratios.items():
-        low = [r for r in rows if r["ratio_to_best"] < RATIO_FLOOR]
+        low = [r for r in rows if r.ratio_to_best < RATIO_FLOOR]
         if low:
-            items = ", ".join(f"{r['benchmark']}/{r['variant']} at {100 * r['ratio_to_best']:.1f}%" for r in low)
+            items = ", ".join(f"{r.benchmark}/{r.variant} at {100 * r.ratio_to_best:.1f}%" for r in low)
             out.append(
                 (
                     fid,
@@ -410,22 +416,21 @@ def implausible_gaps(ratios: dict[str, list[dict[str, Any]]]) -> list[tuple[str,
     return out
 
 
-def spread_warnings(bench: dict[str, Any] | None) -> list[tuple[str, str]]:
+def spread_warnings(bench: BenchReport | None) -> list[tuple[str, str]]:
     """(framework, message) per framework whose measurements cannot all be trusted (pyperf-style checks)."""
     noisy: dict[str, list[str]] = {}
     total: dict[str, int] = {}
-    for r in (bench or {}).get("results") or []:
-        if r.get("benchmark") == "agreement":
+    for r in bench.results if bench is not None else ():
+        if r.benchmark == "agreement":
             continue
-        fid = str(r.get("framework"))
-        total[fid] = total.get(fid, 0) + 1
+        total[r.framework] = total.get(r.framework, 0) + 1
         spread = _spread(r)
-        label = f"{r.get('benchmark')}/{r.get('variant')}"
+        label = f"{r.benchmark}/{r.variant}"
         if spread is not None and spread > SPREAD_LIMIT:
             dropped = " (left out)" if spread > UNUSABLE_SPREAD else ""
-            noisy.setdefault(fid, []).append(f"{label} {100 * spread:.0f}%{dropped}")
-        elif r.get("warnings"):
-            noisy.setdefault(fid, []).append(f"{label}: {r['warnings'][0]}")
+            noisy.setdefault(r.framework, []).append(f"{label} {100 * spread:.0f}%{dropped}")
+        elif r.warnings:
+            noisy.setdefault(r.framework, []).append(f"{label}: {r.warnings[0].message}")
     return [
         (
             fid,

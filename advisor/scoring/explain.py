@@ -70,6 +70,45 @@ class Status(StrEnum):
     NOT_PROBED = "not_probed"  # no probe, or no adapter probes it
 
 
+class PartCode(StrEnum):
+    """A named part of a criterion's knowledge score, where the score is composed of several facts."""
+
+    STEWARDSHIP = "stewardship"  # governance: who controls the roadmap, licence, maintenance signals
+    PORTABILITY = "portability"  # governance on known hardware: routes to other vendors' accelerators
+
+    @property
+    def label(self) -> str:
+        """How a breakdown names the part."""
+        return {"stewardship": "stewardship", "portability": "portability beyond the team's vendors"}[self.value]
+
+
+@dataclass
+class Part:
+    """One part of a composed knowledge score: its 0-5 figure, its share, and the figures it rests on."""
+
+    code: PartCode
+    score: float
+    share: float  # of the criterion's knowledge score; a contribution's parts' shares sum to 1
+    figures: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form for the report."""
+        return {"code": self.code.value, "score": self.score, "share": self.share, "figures": list(self.figures)}
+
+
+def parts_text(parts: Sequence[Any]) -> str:
+    """`stewardship 3.00 x 50% + portability ... 1.25 x 50%` from parts (objects or the report's JSON form)."""
+    out = []
+    for p in parts:
+        code, score, share = (p.code, p.score, p.share) if hasattr(p, "code") else (p["code"], p["score"], p["share"])
+        try:
+            name = PartCode(code).label
+        except ValueError:  # a part from a newer version: its code is its name
+            name = str(code)
+        out.append(f"{name} {float(score):.2f} x {100 * float(share):.0f}%")
+    return " + ".join(out)
+
+
 @dataclass
 class Contribution:
     """One criterion's part of a framework's total."""
@@ -88,10 +127,38 @@ class Contribution:
     evidence: str  # what was measured, or why nothing was
     figures: list[dict[str, Any]] = field(default_factory=list)
     evidence_source: EvidenceSource | None = None  # None: knowledge only
+    #: The knowledge score's parts where it is composed (governance on the team's hardware); empty: one fact.
+    parts: list[Part] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """JSON form for the report."""
-        return dict(self.__dict__)
+        return dict(self.__dict__) | {"parts": [p.to_json() for p in self.parts]}
+
+
+class NoteCode(StrEnum):
+    """What a ranking note is about, so programs decide on the code and never on the sentence."""
+
+    GPU_FLOOR = "gpu_floor"  # the team's oldest NVIDIA GPU is below the framework's CUDA wheels' floor
+    PYTHON_VERSION = "python_version"  # the framework's current release has no wheels for the team's Python
+    SERVING_GAP = "serving_gap"  # params: serving (a serving stack of the team that does not take its models)
+    NO_MIGRATION_ENTRY = "no_migration_entry"  # params: source (no migration entry from that framework)
+    ON_TEAM_HARDWARE = "on_team_hardware"  # params: criterion (the score on the team's hardware replaced it)
+    HARDWARE_CAP = "hardware_cap"  # params: criterion, cap (capped by the route's support on the team's hardware)
+    DOMAINS = "domains"  # params: criterion (the team's domains replaced the general ecosystem score)
+    PORTABILITY = "portability"  # params: criterion (breadth beyond the team's hardware joined its governance score)
+
+
+@dataclass(frozen=True)
+class Note:
+    """One note on a framework's ranking: its code and parameters, and the sentence written from them."""
+
+    code: NoteCode
+    message: str
+    params: dict[str, str | float] = field(default_factory=dict)
+
+    def code_json(self) -> dict[str, Any]:
+        """The code and parameters, as the report's `note_codes` carries them."""
+        return {"code": self.code.value, "params": dict(self.params)}
 
 
 @dataclass
@@ -104,7 +171,7 @@ class Breakdown:
     contributions: list[Contribution]
     status: str  # the status in words, rendered from `status_code`
     installed: bool | None
-    notes: list[str] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
     status_code: Status = Status.NOT_PROBED
 
     def to_json(self) -> dict[str, Any]:
@@ -116,7 +183,8 @@ class Breakdown:
             "status": self.status,
             "status_code": self.status_code.value,
             "installed": self.installed,
-            "notes": list(self.notes),
+            "notes": [n.message for n in self.notes],
+            "note_codes": [n.code_json() for n in self.notes],
             "contributions": [c.to_json() for c in self.contributions],
         }
 

@@ -11,11 +11,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.schema import Hardware, OperatingSystem, Support
 from advisor.profile import FleetEntry, Profile
+
+if TYPE_CHECKING:
+    from advisor.evidence.probe import ProbeReport
 
 
 def _cc(value: str) -> tuple[int, int]:
@@ -23,14 +26,15 @@ def _cc(value: str) -> tuple[int, int]:
     return int(major), int(minor)
 
 
-def team_fleet(profile: Profile, probe: dict[str, Any] | None) -> list[FleetEntry]:
+def team_fleet(profile: Profile, probe: ProbeReport | None) -> list[FleetEntry]:
     """The profile's fleet plus the probe's NVIDIA GPUs (one entry per model and compute capability)."""
     fleet = list(profile.fleet)
     seen: dict[tuple[str | None, str | None], int] = {}
-    for dev in ((probe or {}).get("gpus") or {}).get("devices") or []:
-        cc = dev.get("compute_capability")
+    for dev in probe.gpus.devices if probe is not None else ():
+        cc = dev.compute_capability
+        # A saved probe's text is checked here, where it becomes a fleet entry's "major.minor".
         cc = cc if isinstance(cc, str) and cc.count(".") == 1 and cc.replace(".", "").isdigit() else None
-        key = (str(dev.get("name")) if dev.get("name") else None, cc)
+        key = (str(dev.name) if dev.name else None, cc)
         seen[key] = seen.get(key, 0) + 1
     for (name, cc), count in seen.items():
         fleet.append(FleetEntry(hardware=Hardware.NVIDIA_CUDA, model=name, compute_capability=cc, count=count))

@@ -1,4 +1,4 @@
-"""Hardware fit on the team's own hardware: that route's status and tier, with breadth moved to portability.
+"""Hardware fit on the team's own hardware: that route's status and tier (breadth moves to portability).
 
 The general `hardware_fit` score rates breadth across every accelerator. With the team's hardware known
 (found here, `must_run_on`, fleet) that breadth says nothing about how well the framework runs on the
@@ -6,17 +6,21 @@ hardware the team will use, and it drags a vendor's own framework down exactly w
 (MindSpore on Ascend, 2/5 for breadth). So the knowledge score becomes, for each of the team's
 accelerators, the backend's own `hardware_fit` fact where the base has one, otherwise the route's value
 (support status capped by its tier: native 5, plugin 4, community 3); the team needs every accelerator,
-so the lowest counts. The general breadth score is kept in the text as portability beyond that hardware.
+so the lowest counts. Breadth beyond that hardware becomes the portability part of governance and vendor
+risk (`advisor.scoring.portability`), computed from the routes to the other vendors' accelerators.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.schema import Hardware
 from advisor.scoring.evidence import HardwareSpecific, Override, _framework_uses, _route_value, route_tier, team_targets
+
+if TYPE_CHECKING:
+    from advisor.evidence.probe import ProbeReport
 
 CRITERION = "hardware_fit"
 
@@ -24,7 +28,7 @@ CRITERION = "hardware_fit"
 def team_hardware_fit(
     kb: KnowledgeBase,
     framework: str,
-    probe: dict[str, Any] | None,
+    probe: ProbeReport | None,
     required: Sequence[Hardware] = (),
     override: Override | None = None,
 ) -> HardwareSpecific | None:
@@ -33,7 +37,7 @@ def team_hardware_fit(
     if not targets:
         return None
     fw = kb.frameworks[framework]
-    used = _framework_uses(probe, framework) if probe else set()
+    used = _framework_uses(probe, framework) if probe is not None else set()
     general = fw.scores[CRITERION]
     values: list[tuple[float, Hardware]] = []
     reasons: list[str] = []
@@ -60,8 +64,8 @@ def team_hardware_fit(
     score = min(v for v, _ in values)
     parts = ", ".join(f"{hw.value} {v:.1f}" for v, hw in values)
     summary = (
-        f"Hardware fit on the team's hardware ({parts}) used in place of the general {general.score:.1f}; "
-        f"portability beyond it: general hardware fit {general.score:.1f} ({general.rationale})"
+        f"Hardware fit on the team's hardware ({parts}) used in place of the general {general.score:.1f} "
+        "(breadth beyond it counts as portability in governance and vendor risk)"
     )
     return HardwareSpecific(
         score,

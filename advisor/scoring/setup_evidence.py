@@ -17,10 +17,11 @@ from advisor.scoring.evidence import Measured
 SERVING_WEIGHT = 0.5
 
 
-def migration_evidence(kb: KnowledgeBase, framework: str, profile: Profile) -> tuple[Measured, list[str]]:
+def migration_evidence(kb: KnowledgeBase, framework: str, profile: Profile) -> tuple[Measured, list[tuple[str, str]]]:
     """Migration cost from the team's current framework(s) to `framework`, as a 0-5 score (5 = none).
 
     The cost model (engineer-months from kLOC, difficulty and experience) is in `advisor.scoring.migration`.
+    The notes are (source framework, sentence), one per current framework without a migration entry.
     """
     from advisor.scoring.migration import move_cost
 
@@ -34,7 +35,7 @@ def migration_evidence(kb: KnowledgeBase, framework: str, profile: Profile) -> t
         return Measured(5.0, 1.0, "greenfield: no code to move", [], "profile"), []
     cost = move_cost(kb, framework, profile)
     assert cost is not None  # a current framework exists and the team has code outside `framework`
-    notes = [f"no migration entry {src} -> {framework} in the knowledge base" for src in cost.missing]
+    notes = [(src, f"no migration entry {src} -> {framework} in the knowledge base") for src in cost.missing]
     if not cost.pairs:
         return Measured(None, 0.0, "no migration entry for the team's framework(s): knowledge only"), notes
     lo, hi = cost.effort

@@ -14,7 +14,7 @@ import dataclasses
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -31,6 +31,10 @@ from advisor.team.members import LeftOut, Member
 from advisor.team.progress import DecideProgress, DecideStep, OnProgress
 from advisor.team.situation import team_profile
 from advisor.team.warnings import TeamWarning, TeamWarningCode
+
+if TYPE_CHECKING:
+    from advisor.evidence.bench.results import BenchReport
+    from advisor.evidence.probe import ProbeReport
 
 #: Monte-Carlo draws for each member's own assessment (the team's uses the engine's default).
 MEMBER_DRAWS = 500
@@ -92,7 +96,7 @@ class TeamDecision:
 
 
 def team_candidates(
-    kb: KnowledgeBase, members: Sequence[Member], probe: dict[str, Any] | None = None
+    kb: KnowledgeBase, members: Sequence[Member], probe: ProbeReport | None = None
 ) -> tuple[list[str], list[Exclusion]]:
     """Candidates every member's profile allows, and the rest with each member's reasons.
 
@@ -184,8 +188,8 @@ def decide(
     members: Sequence[Member],
     *,
     left_out: Sequence[LeftOut] = (),
-    probe: dict[str, Any] | None = None,
-    bench: dict[str, Any] | None = None,
+    probe: ProbeReport | None = None,
+    bench: BenchReport | None = None,
     seed: int = 0,
     draws: int | None = None,
     today: dt.date | None = None,

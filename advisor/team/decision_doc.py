@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import TYPE_CHECKING
 
 from advisor import __version__
 from advisor.knowledge.base import KnowledgeBase
@@ -24,6 +24,10 @@ from advisor.team.decision_schema import (
     TeamSection,
     TeamWarningModel,
 )
+
+if TYPE_CHECKING:
+    from advisor.evidence.bench.results import BenchReport
+    from advisor.evidence.probe import ProbeReport
 
 
 def _path(path: str) -> str:
@@ -62,8 +66,8 @@ def to_document(
     decision: TeamDecision,
     kb: KnowledgeBase,
     *,
-    probe: dict[str, Any] | None,
-    bench: dict[str, Any] | None,
+    probe: ProbeReport | None,
+    bench: BenchReport | None,
     evidence: str,
 ) -> TeamDecisionDoc:
     """The document of `decision` (schema `team-decision.schema.json`, version 2.0)."""
@@ -79,7 +83,7 @@ def to_document(
         evidence={
             "source": _path(evidence),
             "probe": probe is not None,
-            "benchmarks": len((bench or {}).get("results") or []) if bench else None,
+            "benchmarks": None if bench is None else len(bench.results),
         },
         members=[_member(v) for v in decision.members],
         left_out=[LeftOutSection(file=_path(x.path), reason=x.reason) for x in decision.left_out],

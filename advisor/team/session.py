@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from advisor.errors import ProfileError
 from advisor.knowledge.base import KnowledgeBase
@@ -15,6 +15,10 @@ from advisor.team.decision_markdown import to_markdown_decision
 from advisor.team.decision_schema import TeamDecisionDoc
 from advisor.team.members import LeftOut, Member, load_members
 from advisor.team.progress import OnProgress
+
+if TYPE_CHECKING:
+    from advisor.evidence.bench.results import BenchReport
+    from advisor.evidence.probe import ProbeReport
 
 
 @dataclass(frozen=True)
@@ -36,8 +40,8 @@ def decide_members(
     members: Sequence[Member],
     left_out: Sequence[LeftOut],
     *,
-    probe: dict[str, Any] | None,
-    bench: dict[str, Any] | None,
+    probe: ProbeReport | None,
+    bench: BenchReport | None,
     evidence: str,
     seed: int = 0,
     on_progress: OnProgress | None = None,
@@ -52,8 +56,8 @@ def decide_files(
     kb: KnowledgeBase,
     paths: Sequence[str | Path],
     *,
-    probe: dict[str, Any] | None,
-    bench: dict[str, Any] | None,
+    probe: ProbeReport | None,
+    bench: BenchReport | None,
     evidence: str,
     seed: int = 0,
 ) -> DecisionOutput:

@@ -122,6 +122,16 @@ def event_json(event: Any) -> dict[str, Any]:
     return {}
 
 
+def evidence_models(probe: dict[str, Any] | None, bench: dict[str, Any] | None) -> tuple[Any, Any]:
+    """The app's probe and bench JSON as the core's models (`ProbeReport`, `BenchReport`), for scoring.
+
+    The app keeps its evidence as JSON (it saves it between sessions and reads it from saved reports);
+    the core takes the models, so the JSON is read back here, at the edge between the two.
+    """
+    read = _attr("advisor.evidence.saved_report", "read_evidence")
+    return read(probe, bench, file="<interactive advisor evidence>", identify=True)  # type: ignore[no-any-return]
+
+
 def bench_benchmarks() -> tuple[str, ...]:
     """The benchmarks of the suite, in the order the core runs them (for progress bars)."""
     return tuple(_attr("advisor.evidence.bench", "BENCHMARKS"))
@@ -222,9 +232,11 @@ def assess(
     resolved = resolve(kb, profile)
     engine = _attr("advisor.scoring", "assess")
     extra = {"draws": draws} if draws else {}
-    assessment = engine(kb, resolved, probe=probe, bench=bench, **extra)
+    typed_probe, typed_bench = evidence_models(probe, bench)
+    assessment = engine(kb, resolved, probe=typed_probe, bench=typed_bench, **extra)
     build = _attr("advisor.report", "build_report")
-    return build(assessment, kb, probe=probe, bench=bench, profile_source="interactive advisor (fwadvisor)")  # type: ignore[no-any-return]
+    return build(assessment, kb, probe=typed_probe, bench=typed_bench,  # type: ignore[no-any-return]
+                 profile_source="interactive advisor (fwadvisor)")
 
 
 def advice_change_line(report: Report) -> str | None:

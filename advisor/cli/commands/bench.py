@@ -94,8 +94,6 @@ def rendezvous_names(args: argparse.Namespace) -> tuple[str, ...]:
 
 def run(args: argparse.Namespace) -> int:
     """Run the suite with live progress on stderr, then print tables and bars (or JSON)."""
-    import threading
-
     from advisor.cli import signals
     from advisor.cli.output import console, emit_text, write_file
     from advisor.errors import OutputError
@@ -108,35 +106,19 @@ def run(args: argparse.Namespace) -> int:
     bench_allreduce.refuse_stray(args)
     # Numbers (--budget, --threads, --nproc, ...) and the --save path were checked in advisor.cli.checks.
     err = console(stderr=True)
-    cancel = threading.Event()
     progress = signals.quiet_once_stopping(None if args.quiet else _progress_printer(err))
-    outcome: dict[str, Any] = {}
 
-    def work() -> None:
-        try:
-            outcome["report"] = run_bench(
-                preset=args.preset, frameworks=_split(args.framework) or None, only=_split(args.only) or None,
-                devices=args.device or None, budget_s=args.budget, on_event=progress, cancel=cancel,
-                nproc=args.nproc, rendezvous=rendezvous_args(args), threads=args.threads,
-                baseline=not args.no_baseline,
-            )
-        except BaseException as exc:  # noqa: BLE001 - re-raised in the main thread below
-            outcome["error"] = exc
+    # The run happens in a worker thread (advisor/cli/signals.py: the handlers end every child, the cancel
+    # event stops the worker from trying the frameworks that remain).
+    def work(cancel: Any) -> Any:
+        return run_bench(
+            preset=args.preset, frameworks=_split(args.framework) or None, only=_split(args.only) or None,
+            devices=args.device or None, budget_s=args.budget, on_event=progress, cancel=cancel,
+            nproc=args.nproc, rendezvous=rendezvous_args(args), threads=args.threads,
+            baseline=not args.no_baseline,
+        )
 
-    # The run happens in a worker thread; Ctrl-C and SIGTERM reach the main thread, whose handlers
-    # (advisor/cli/signals.py) have already ended every child when the exception arrives here. The
-    # cancel event then stops the worker from trying the frameworks that remain.
-    worker = threading.Thread(target=work, name="fwadvisor-bench", daemon=True)
-    worker.start()
-    try:
-        while worker.is_alive():
-            worker.join(0.2)
-    except BaseException:
-        cancel.set()
-        raise
-    if "error" in outcome:
-        raise outcome["error"]
-    report = outcome["report"]
+    report = signals.run_cancellable(work, name="fwadvisor-bench")
     data = scrub(report.to_json(), drop_keys=False, hide=rendezvous_names(args))
     text = json_text(data)
     # The file is written first (rendering can fail: a closed pipe, a terminal gone), and a --save that fails

@@ -74,9 +74,8 @@ def plan_of(args: argparse.Namespace) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Run this node's share (or every simulated node), print the table or the JSON; 1 when a rank failed."""
-    import threading
-
     from advisor.cli.output import console, emit_text, write_file
+    from advisor.cli.signals import run_cancellable
     from advisor.evidence.bench.collective import Leader, run_allreduce, run_loopback
     from advisor.evidence.bench.collective_model import RunOutcome
     from advisor.jsonio import json_text
@@ -84,13 +83,11 @@ def run(args: argparse.Namespace) -> int:
 
     plan = plan_of(args)
     hide: tuple[str, ...] = ()
-    cancel = threading.Event()
-    outcome: dict[str, Any] = {}
     if args.loopback is not None:
         if not 1 <= args.loopback <= 64:
             raise UsageError(f"must be 1 to 64, got {args.loopback}", field="--loopback")
 
-        def work() -> Any:
+        def work(cancel: Any) -> Any:
             return run_loopback(args.loopback, plan=plan, nproc_per_node=args.nproc_per_node,
                                 intra=not args.no_intra, cancel=cancel)
     else:
@@ -102,28 +99,12 @@ def run(args: argparse.Namespace) -> int:
         if nnodes is None:
             raise UsageError("--allreduce needs a fixed node count N", field="--nnodes")
 
-        def work() -> Any:
+        def work(cancel: Any) -> Any:
             return run_allreduce(nnodes, args.node_rank or 0, leader, plan=plan, nproc_per_node=args.nproc_per_node,
                                  intra=not args.no_intra, cancel=cancel)
 
-    def worker() -> None:
-        try:
-            outcome["report"] = work()
-        except BaseException as exc:  # noqa: BLE001 - re-raised in the main thread below
-            outcome["error"] = exc
-
     # As in `bench`: the signal handlers end every child in the main thread; the cancel event stops the rest.
-    thread = threading.Thread(target=worker, name="fwadvisor-allreduce", daemon=True)
-    thread.start()
-    try:
-        while thread.is_alive():
-            thread.join(0.2)
-    except BaseException:
-        cancel.set()
-        raise
-    if "error" in outcome:
-        raise outcome["error"]
-    report = outcome["report"]
+    report = run_cancellable(work, name="fwadvisor-allreduce")
     # As bench's JSON: no home folder, user or host name, and the leader's name hidden (ranks' errors quote it).
     text = json_text(scrub(report.to_json(), drop_keys=False, hide=hide))
     if args.save:

@@ -66,6 +66,20 @@ def _node_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout", type=float, default=60.0, metavar="S",
                         help="seconds each framework probe child may take (default 60)")
     parser.add_argument("--identify", action="store_true", help="keep host names and addresses in the reports")
+    coll = parser.add_argument_group("cross-node all-reduce (with a bench, when the fleet has several nodes)")
+    coll.add_argument("--no-allreduce", dest="allreduce", action="store_false",
+                      help="do not join the cross-node all-reduce")
+    coll.add_argument("--allreduce-framework", choices=("pytorch", "jax"),
+                      help="the framework that runs it, the same on every node (default: PyTorch where installed, "
+                           "else JAX)")
+    coll.add_argument("--allreduce-timeout", type=float, default=300.0, metavar="S",
+                      help="seconds this node waits for its peers and measures before its all-reduce is ended and "
+                           "reported timed out; the probe and bench results are kept (default 300)")
+    coll.add_argument("--leader", metavar="HOST:PORT",
+                      help="node 0's rendezvous address (default: the launcher's leader; see docs/fleet.md)")
+    coll.add_argument("--allreduce-port", type=int, metavar="PORT",
+                      help="the rendezvous port on the launcher's leader (default: MASTER_PORT+1 under torchrun, "
+                           "else 29500; JAX takes the port after it)")
 
 
 def _output_flags(parser: argparse.ArgumentParser) -> None:
@@ -76,10 +90,16 @@ def _output_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def _options(args: argparse.Namespace) -> Any:
+    from advisor.evidence.bench.collective import Leader
     from advisor.fleet import NodeOptions
+    from advisor.fleet.allreduce import AllReduceOptions
 
+    if args.leader:
+        Leader.parse(args.leader)  # a bad address is refused now, not after the probe and the bench
+    allreduce = AllReduceOptions(enabled=args.allreduce, framework=args.allreduce_framework,
+                                 timeout_s=args.allreduce_timeout, leader=args.leader, port=args.allreduce_port)
     return NodeOptions(preset=args.preset, fast_probe=args.fast_probe, frameworks=tuple(args.framework),
-                       identify=args.identify, probe_timeout_s=args.timeout)
+                       identify=args.identify, probe_timeout_s=args.timeout, allreduce=allreduce)
 
 
 def _place(args: argparse.Namespace) -> Any:
@@ -99,35 +119,10 @@ def _place(args: argparse.Namespace) -> Any:
     return explicit_launcher(args.rank, args.world_size)
 
 
-def _in_worker(fn: Any) -> Any:
-    """Run `fn(cancel)` in a thread; Ctrl-C and SIGTERM reach the main thread, whose handlers end the children."""
-    import threading
-
-    cancel = threading.Event()
-    box: dict[str, Any] = {}
-
-    def work() -> None:
-        try:
-            box["value"] = fn(cancel)
-        except BaseException as exc:  # noqa: BLE001 - re-raised in the main thread
-            box["error"] = exc
-
-    worker = threading.Thread(target=work, name="fwadvisor-fleet", daemon=True)
-    worker.start()
-    try:
-        while worker.is_alive():
-            worker.join(0.2)
-    except BaseException:
-        cancel.set()
-        raise
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
-
-
 def run_node(args: argparse.Namespace) -> int:
     """Probe, bench and score this node; write DIR/node-NNNN.json atomically (or print it with --stdout)."""
-    from advisor.cli.output import emit_text, note, write_file
+    from advisor.cli.output import emit_text, note, warn, write_file
+    from advisor.cli.signals import run_cancellable
     from advisor.fleet import node_file_name
     from advisor.fleet import run_node as node_report
     from advisor.jsonio import json_text
@@ -135,6 +130,7 @@ def run_node(args: argparse.Namespace) -> int:
     from advisor.privacy import scrub
 
     place = _place(args)
+    options = _options(args)
     if not place.writes_report:
         note(f"fwadvisor: local rank {place.local_rank} of node {place.node_index}: the node's report is written by "
              "its local rank 0")
@@ -145,15 +141,22 @@ def run_node(args: argparse.Namespace) -> int:
     kb = load_knowledge(args.kb)
     note(f"fwadvisor: fleet node {place.node_index} ({place.launcher.value}, rank {place.rank} of "
          f"{place.world_size or '?'})")
-    report = _in_worker(lambda cancel: node_report(kb, place, _options(args), cancel=cancel))
+    report = run_cancellable(lambda cancel: node_report(kb, place, options, cancel=cancel),
+                             name="fwadvisor-fleet")
     data = report.model_dump(mode="json")  # the file's JSON, from the model
     if not args.identify:  # the launcher's host names and leader address are hidden wherever they slipped in
-        data = scrub(data, drop_keys=False, hide=tuple(v for v in (place.node_name, place.leader_addr) if v))
+        leader = args.leader.rsplit(":", 1)[0].strip("[]") if args.leader else None
+        hide = tuple(v for v in (place.node_name, place.leader_addr, leader) if v)
+        data = scrub(data, drop_keys=False, hide=hide)
     text = json_text(data)
     if args.stdout:
         emit_text(text)
     else:
         write_file(str(target), text, what=f"node {place.node_index} report", rescue=target.stem)
+    inter = (data.get("allreduce") or {}).get("inter") or {}  # as written to the file
+    if inter.get("outcome") not in (None, "ok"):  # the report says so too; the node's other results stand
+        why = f": {inter['error']}" if inter.get("error") else ""
+        warn(f"node {place.node_index}: cross-node all-reduce {inter['outcome']}{why}")
     return 0
 
 
@@ -188,6 +191,7 @@ def run_ray(args: argparse.Namespace) -> int:
     """Run the node command on every Ray node; print the summary; exit 1 when a node gave no report."""
     from advisor import limits
     from advisor.cli.output import note, warn, write_file
+    from advisor.cli.signals import run_cancellable
     from advisor.fleet.node import node_option_args
     from advisor.fleet.ray_run import RayPlan, run_on_ray
     from advisor.fleet.summary import summarize
@@ -207,7 +211,7 @@ def run_ray(args: argparse.Namespace) -> int:
                    timeout_s=args.node_timeout, cpus_per_node=args.cpus_per_node,
                    bundle_resources=_bundle_resources(args.bundle_resource))
     note(f"fwadvisor: fleet run on Ray ({args.ray}): {args.nodes or 'every'} node(s)")
-    outcome = _in_worker(lambda _cancel: run_on_ray(plan))
+    outcome = run_cancellable(lambda _cancel: run_on_ray(plan), name="fwadvisor-fleet")
     for failure in outcome.failed:
         warn(f"{failure.label}: {failure.kind.value}: {failure.detail}")
     if args.out:

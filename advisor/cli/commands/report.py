@@ -7,6 +7,8 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # only for types: the core is imported at the call, so the parser stays light at start-up
+    from advisor.evidence.bench.results import BenchReport
+    from advisor.evidence.probe import ProbeReport
     from advisor.report import Report
 
 HELP = "probe, benchmark and score the frameworks for a profile; print or save the report"
@@ -52,37 +54,35 @@ def _progress(event: Any) -> None:
 
 def gather(
     args: argparse.Namespace, kb: Any, resolved: Any, old: Report | None = None
-) -> tuple[dict[str, Any] | None, dict[str, Any] | None, str | None]:
+) -> tuple[ProbeReport | None, BenchReport | None, str | None]:
     """The evidence: from a saved report (`old`), or by running the probe and (unless --no-bench) the benchmarks."""
     if old is not None:
-        from advisor.privacy import allowed_evidence
+        from advisor.evidence.saved_report import read_evidence
 
         host = old.machine.hostname if args.identify else None
-        # The sections as the file wrote them (exclude_unset: no nulls added for fields it lacks), and with the
-        # same allow-list as a live run: a foreign report's other variables are not carried forward.
-        probe, bench = (None if s is None else s.model_dump(mode="json", exclude_unset=True)
-                        for s in (old.probe, old.benchmarks))
-        return allowed_evidence(probe, identify=args.identify), allowed_evidence(bench, identify=args.identify), host
+        # The sections as the file wrote them (exclude_unset: no nulls added for fields it lacks).
+        saved_probe, saved_bench = (None if s is None else s.model_dump(mode="json", exclude_unset=True)
+                                    for s in (old.probe, old.benchmarks))
+        typed_probe, typed_bench = read_evidence(saved_probe, saved_bench, file=args.from_json,
+                                                 identify=args.identify)
+        return typed_probe, typed_bench, host
     from advisor.evidence.probe import run_probe  # deferred: the probe pulls in psutil, cpuinfo, NVML
     from advisor.scoring.constraints import apply_constraints
 
     print("fwadvisor: probing hardware and frameworks...", file=sys.stderr, flush=True)
-    probe_report = run_probe(identify=args.identify, kb=kb, on_event=_progress, fresh=args.fresh)
-    probe = probe_report.to_json()
+    probe = run_probe(identify=args.identify, kb=kb, on_event=_progress, fresh=args.fresh)
     bench = None
     if not args.no_bench:
         from advisor.evidence.bench import run_bench
 
         candidates = set(apply_constraints(kb, resolved).candidates)
         installed = [
-            fid
-            for fid, entry in (probe.get("frameworks") or {}).items()
-            if entry.get("installed") and entry.get("outcome") == "ok" and fid in candidates
+            fid for fid, entry in probe.frameworks.items()
+            if entry.installed and entry.outcome == "ok" and fid in candidates
         ]
         if installed:
             print(f"fwadvisor: benchmarking ({args.preset}): {', '.join(installed)}...", file=sys.stderr, flush=True)
-            peak = getattr(getattr(probe_report, "cpu", None), "peak", None)
-            bench = run_bench(preset=args.preset, frameworks=installed, on_event=_progress, peak=peak).to_json()
+            bench = run_bench(preset=args.preset, frameworks=installed, on_event=_progress, peak=probe.cpu.peak)
         else:
             print("fwadvisor: no candidate framework is installed here: nothing to benchmark", file=sys.stderr)
     return probe, bench, None

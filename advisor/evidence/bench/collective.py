@@ -15,7 +15,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from advisor.errors import UsageError
@@ -271,20 +271,22 @@ def _environment(start: float, load: list[float] | None, **fields: Any) -> dict[
 
 def run_allreduce(nnodes: int, node_rank: int, leader: Leader | str, *, plan: Plan | None = None,
                   nproc_per_node: int = 1, intra: bool = True, intra_nproc: int | None = None,
-                  rdzv_id: str = "fwadvisor-allreduce", cancel: threading.Event | None = None,
-                  on_event: OnEvent | None = None) -> AllReduceReport:
+                  intra_timeout_s: float | None = None, rdzv_id: str = "fwadvisor-allreduce",
+                  cancel: threading.Event | None = None, on_event: OnEvent | None = None) -> AllReduceReport:
     """What each node of a fleet runs: its intra-node figure, then its share of the inter-node run.
 
     Every node calls this with the same `nnodes`, `leader`, `plan` and its own `node_rank` (0 = the leader,
     which serves the rendezvous). The leader's report carries the inter-node rows; every node's carries the
-    ranks it saw, so a fleet merges them with `merge_nodes`. `intra_nproc` defaults to `max(nproc_per_node, 2)`.
+    ranks it saw, so a fleet merges them with `merge_nodes`. `intra_nproc` defaults to `max(nproc_per_node, 2)`;
+    `intra_timeout_s` bounds the intra-node run apart from the plan's (which is also the wait for the other nodes).
     """
     plan = plan or Plan()
     where = leader if isinstance(leader, Leader) else Leader.parse(leader)
     if nnodes < 1 or not 0 <= node_rank < nnodes:
         raise UsageError(f"node rank {node_rank} is not within 0..{nnodes - 1}", field="--node-rank")
     start, load = time.perf_counter(), _load()
-    local = run_intra(plan, nproc=intra_nproc or max(nproc_per_node, 2), node_rank=node_rank, cancel=cancel,
+    alone = plan if intra_timeout_s is None else replace(plan, timeout_s=intra_timeout_s)
+    local = run_intra(alone, nproc=intra_nproc or max(nproc_per_node, 2), node_rank=node_rank, cancel=cancel,
                       on_event=on_event) if intra else None
     inter = run_node(plan, nnodes=nnodes, node_rank=node_rank, leader=where, nproc_per_node=nproc_per_node,
                      rdzv_id=rdzv_id, cancel=cancel, on_event=on_event)

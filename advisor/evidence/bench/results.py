@@ -133,12 +133,18 @@ class Measurement:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Measurement:
-        """Read one result object back (a saved report); a missing required key is a `ReportError`."""
+        """Read one result object back (a saved report); a missing framework, benchmark or value is a `ReportError`.
+
+        What an older or hand-written result lacks is read as the scoring always read it: no `metric` is
+        throughput, no `higher_is_better` follows the metric, no device or unit is "unknown", no variant "".
+        """
         try:
+            metric = str(data.get("metric") or "throughput")
             return cls(
-                framework=str(data["framework"]), device=str(data["device"]), benchmark=str(data["benchmark"]),
-                variant=str(data["variant"]), metric=str(data["metric"]), value=float(data["value"]),
-                unit=str(data["unit"]), higher_is_better=bool(data["higher_is_better"]),
+                framework=str(data["framework"]), device=str(data.get("device") or "unknown"),
+                benchmark=str(data["benchmark"]), variant=str(data.get("variant") or ""), metric=metric,
+                value=float(data["value"]), unit=str(data.get("unit") or "unknown"),
+                higher_is_better=bool(data.get("higher_is_better", metric == "throughput")),
                 params=dict(data.get("params") or {}), median_s=_opt_float(data.get("median_s")),
                 iqr_s=_opt_float(data.get("iqr_s")), min_s=_opt_float(data.get("min_s")),
                 samples=int(data.get("samples") or 0), compile_s=_opt_float(data.get("compile_s")),
@@ -149,7 +155,7 @@ class Measurement:
                 ci=_opt_interval(data.get("ci")), machine=dict(data.get("machine") or {}),
                 rounds=int(data.get("rounds") or 1),
             )
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ReportError(f"bad benchmark result: {exc!r}", field="benchmarks.results") from exc
 
 
@@ -214,14 +220,23 @@ class BenchReport:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BenchReport:
         """Read a saved bench section; a wrong schema or shape is a `ReportError`."""
-        if not isinstance(data, Mapping) or data.get("schema") != SCHEMA:
+        # A section without `schema` (hand-written, or from before it was written) is taken as this schema.
+        if not isinstance(data, Mapping) or data.get("schema", SCHEMA) != SCHEMA:
             raise ReportError(f"not a {SCHEMA} document", field="benchmarks.schema")
-        return cls(
-            preset=str(data.get("preset", "")), wall_s=float(data.get("wall_s") or 0.0),
-            environment=dict(data.get("environment") or {}),
-            results=tuple(Measurement.from_json(r) for r in data.get("results") or ()),
-            failures=tuple(BenchFailure.from_json(f) for f in data.get("failures") or ()),
-        )
+        results: list[Measurement] = []
+        for i, r in enumerate(data.get("results") or ()):
+            try:
+                results.append(Measurement.from_json(r))
+            except ReportError as exc:
+                raise ReportError(exc.message, field=f"benchmarks.results[{i}]") from exc
+        try:
+            return cls(
+                preset=str(data.get("preset", "")), wall_s=float(data.get("wall_s") or 0.0),
+                environment=dict(data.get("environment") or {}), results=tuple(results),
+                failures=tuple(BenchFailure.from_json(f) for f in data.get("failures") or ()),
+            )
+        except (TypeError, ValueError) as exc:
+            raise ReportError(f"malformed benchmarks: {exc!r}", field="benchmarks") from exc
 
     def select(self, benchmark: str | None = None, framework: str | None = None,
                device: str | None = None) -> list[Measurement]:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from advisor.evidence.hardware import cgroup
+from advisor.evidence.hardware.saved import known_fields
 
 #: Vector and matrix extensions worth reporting, in the kernel's spelling (x86 and Arm).
 VECTOR_FLAGS = (
@@ -108,7 +109,9 @@ class CpuInfo:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> CpuInfo:
         """Inverse of `to_json`."""
-        fields_ = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        fields_ = known_fields(cls, data)
+        if fields_["usable_cores"] is None:  # an older probe without it: all the cores it saw
+            fields_["usable_cores"] = int(data.get("logical_cores") or 1)
         fields_["caches"] = [CacheLevel(**c) for c in data.get("caches") or []]
         fields_["peak"] = PeakEstimate.from_json(data["peak"]) if data.get("peak") else None
         return cls(**fields_)

@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from advisor.evidence.hardware.nvidia_topology import topology
+from advisor.evidence.hardware.saved import known_fields
 
 _REMOTE_TYPES = {0: "gpu", 1: "ibmnpu", 2: "switch"}  # NVML_NVLINK_DEVICE_TYPE_*
 _NOT_LOADABLE = 12  # NVML_ERROR_LIBRARY_NOT_FOUND
@@ -87,7 +88,7 @@ class GpuDevice:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GpuDevice:
         """Inverse of `to_json`."""
-        fields_ = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        fields_ = known_fields(cls, data)
         fields_["nvlinks"] = [NvLink(**n) for n in data.get("nvlinks") or []]
         return cls(**fields_)
 
@@ -115,8 +116,9 @@ class GpuReport:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GpuReport:
         """Inverse of `to_json`."""
-        fields_ = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
-        fields_["devices"] = [GpuDevice.from_json(d) for d in data.get("devices") or []]
+        fields_ = known_fields(cls, data)
+        # A device without its NVML index (a hand-written probe) takes its place in the list.
+        fields_["devices"] = [GpuDevice.from_json({"index": i, **d}) for i, d in enumerate(data.get("devices") or [])]
         return cls(**fields_)
 
 

@@ -9,7 +9,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from advisor.evidence.hardware.nvidia import GpuReport
+    from advisor.evidence.probe_frameworks import FrameworkProbe
 
 #: Minimum Linux driver branch per CUDA major release under minor-version compatibility
 #: ("CUDA Toolkit 11.x, 12.x, and 13.x Minimum and Maximum Required Driver Versions", NVIDIA).
@@ -100,28 +104,23 @@ def check_cuda_driver(
 
 
 def check_all(
-    frameworks: Mapping[str, Mapping[str, Any]],
+    frameworks: Mapping[str, FrameworkProbe],
     python: str,
     python_versions: Mapping[str, list[str]] | None,
-    gpus: Mapping[str, Any],
+    gpus: GpuReport,
 ) -> list[Requirement]:
-    """Every check for every installed framework (framework JSON keyed by id, as in the probe report).
+    """Every check for every installed framework (keyed by id, as in the probe report).
 
     `python_versions` maps framework ids to the Python versions the knowledge base lists; None
     means the knowledge base could not be loaded.
     """
     out: list[Requirement] = []
     for fid, fw in frameworks.items():
-        if not fw.get("installed"):
+        if not fw.installed:
             continue
         supported = python_versions.get(fid) if python_versions is not None else None
-        out.append(
-            check_python(fid, python, supported, kb_loaded=python_versions is not None, installed=fw.get("version"))
-        )
-        req = check_cuda_driver(
-            fid, fw.get("cuda_build"), str(gpus.get("status")), gpus.get("driver_version"),
-            gpus.get("cuda_driver_version"),
-        )
+        out.append(check_python(fid, python, supported, kb_loaded=python_versions is not None, installed=fw.version))
+        req = check_cuda_driver(fid, fw.cuda_build, gpus.status, gpus.driver_version, gpus.cuda_driver_version)
         if req is not None:
             out.append(req)
     return out

@@ -20,6 +20,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from advisor.evidence.hardware.saved import known_fields
 from advisor.privacy import IDENTIFYING_ENV, RECORDED_ENV, recorded_env
 
 #: The recorded environment is the one allow-list in advisor.privacy (exact names; paths only with --identify).
@@ -67,7 +68,7 @@ class SoftwareInfo:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SoftwareInfo:
         """Inverse of `to_json`."""
-        fields_ = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        fields_ = known_fields(cls, data)
         fields_["cuda_toolkit"] = CudaToolkit(**data["cuda_toolkit"]) if data.get("cuda_toolkit") else None
         return cls(**fields_)
 

@@ -18,7 +18,7 @@ from advisor.report.models import (
     WarningModel,
 )
 from advisor.report_evidence import BenchShape
-from advisor.scoring.explain import display_parts, evidence_label
+from advisor.scoring.explain import display_parts, evidence_label, parts_text
 from advisor.scoring.sensitivity import AdviceChange, advice_change_sentence
 
 Tx = Callable[[Any], str]
@@ -100,6 +100,8 @@ def _breakdown(e: RankingEntry, tx: Tx) -> Safe:
     for c, shown in zip(e.contributions, parts, strict=True):
         measured = (f"knowledge {c.knowledge_score:g}, {evidence_label(c.evidence_source)} {c.measured_score:.2f}"
                     if c.measured_score is not None else "knowledge")
+        if c.parts:
+            measured = f"{measured}: {parts_text(c.parts)}"
         rows.append([tx(c.name), f"{100 * c.weight:.0f}%", num(c.score), measured, num(shown), tx(c.evidence)])
     rows.append(["Total", "100%", "", "", num(total), ""])
     return join(el("h3", f"{tx(e.name)}: {total:.2f}"),

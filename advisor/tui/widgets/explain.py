@@ -8,7 +8,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from advisor.scoring.explain import evidence_label
+from advisor.scoring.explain import evidence_label, parts_text
 
 if TYPE_CHECKING:  # only for types: the core is imported through advisor.tui.core
     from advisor.report.models import RankingEntry, Report, WarningModel
@@ -59,14 +59,11 @@ SHORT_STATUS = {
 
 def short_status(entry: RankingEntry) -> str:
     """The ranking's status column, short enough for 80 columns (the Breakdown tab has the full text)."""
-    if entry.status_code is not None:
+    if entry.status_code is not None and entry.status_code in SHORT_STATUS:
         return SHORT_STATUS[entry.status_code]
-    status = entry.status  # a report written before status codes
-    if status.startswith("measured here"):
-        return "measured here"
-    if status.startswith("not measured here"):
-        return "knowledge only"
-    return status.split(" (")[0]
+    # A report written before status codes: its words are shown as written, up to the detail in brackets;
+    # nothing is decided on them.
+    return entry.status.split(" (")[0]
 
 
 def breakdown(entry: RankingEntry) -> Group:
@@ -99,6 +96,8 @@ def breakdown(entry: RankingEntry) -> Group:
         if c.measured_score is not None:
             label = evidence_label(c.evidence_source)
             details.append(f", {label} {c.measured_score:.2f} (share {c.evidence_weight:.0%})")
+        if c.parts:
+            details.append(f" = {parts_text(c.parts)}")
         details.append(f"\n  {c.rationale}")
         if c.evidence:
             details.append(f"\n  evidence: {c.evidence}", style="italic")
