@@ -55,7 +55,7 @@ def test_rescoring_applies_the_live_allow_list_to_a_foreign_report(
 ) -> None:
     data: dict[str, Any] = json.loads(REPORT.read_text())
     planted = {"TF_VAR_db_password": "planted-secret-1", "AWS_SECRET_ACCESS_KEY": "planted-secret-2",
-               "OMP_NUM_THREADS": "2", "CUDA_HOME": "/opt/cuda", "COUNT": 3}  # a number: not all values are text
+               "OMP_NUM_THREADS": "2", "CUDA_HOME": "/opt/cuda", "COUNT": "3"}
     data["probe"]["software"]["env"] = planted
     data["benchmarks"]["environment"]["env"] = dict(planted)
     data["benchmarks"]["environment"].setdefault("frameworks", {})["pytorch"] = {"env": dict(planted)}
@@ -68,6 +68,19 @@ def test_rescoring_applies_the_live_allow_list_to_a_foreign_report(
     env = json.loads(out)["probe"]["software"]["env"]
     assert env["OMP_NUM_THREADS"] == "2"
     assert ("CUDA_HOME" in env) == bool(identify)  # a path: recorded only with --identify, as on a live run
+
+
+def test_a_foreign_report_with_a_non_text_variable_is_one_line_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data: dict[str, Any] = json.loads(REPORT.read_text())
+    data["probe"]["software"]["env"] = {"AWS_SECRET_ACCESS_KEY": "planted-secret", "COUNT": 3}
+    path = tmp_path / "foreign.json"
+    path.write_text(json.dumps(data))
+    assert main(["report", "--from-json", str(path), "--json"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1
+    assert "probe.software.env.COUNT" in captured.err and "planted-secret" not in captured.err
 
 
 @pytest.mark.parametrize(("yaml", "field"), [
