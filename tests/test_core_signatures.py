@@ -25,8 +25,6 @@ EDGES = {
     "advisor/fleet/ray_run.py::read_answer": "a Ray task's JSON answer",
     # The report file and its JSON text (issue 21: build_report returns the Report model, in progress).
     "advisor/report/build.py::anonymise": "scrubs the JSON about to be written",
-    "advisor/report/build.py::to_json_text": "the report's JSON text",
-    "advisor/report/files.py::load_report": "reads a report file",
     "advisor/profile/model.py::profile_to_json": "the profile file's YAML/JSON form",
     # Foreign report files for team merge, fleet summary and checklist --report: read defensively, any shape.
     "advisor/team/reading.py::report_warnings": "a report file of any version",
@@ -57,8 +55,6 @@ NOT_YET = {
     "advisor/evidence/hardware/nvidia_topology.py::topology",
     "advisor/evidence/probe_cache.py::hardware_fingerprint",
     "advisor/report/build.py::build_report",
-    "advisor/report/sensitivity_text.py::report_names",
-    "advisor/report/sensitivity_text.py::advice_change_line",
     "advisor/checklist/build.py::build_checklist",
     "advisor/checklist/install.py::backends_to_consider",
     "advisor/checklist/machine.py::cuda_driver_version",
@@ -68,10 +64,7 @@ NOT_YET = {
     "advisor/checklist/machine.py::machine_summary",
     "advisor/checklist/machine.py::machine_line",
     "advisor/checklist/machine.py::team_hardware_of",
-    "advisor/team/decision_doc.py::to_document",
-    "advisor/team/decision_markdown.py::to_markdown_decision",
     "advisor/team/merge.py::accelerator_verdict",
-    "advisor/fleet/node.py::run_node",
 }
 
 

@@ -12,7 +12,6 @@ from advisor.knowledge.schema import Hardware, Support
 from advisor.knowledge.tiers import TIER_CAP, Tier
 from advisor.profile import load_profile_text, resolve_profile
 from advisor.report import build_report, to_markdown
-from advisor.report.models import Report
 from advisor.scoring import assess
 from advisor.scoring import evidence as ev
 from advisor.scoring.portability import PORTABILITY_SHARE, VENDOR
@@ -99,7 +98,7 @@ def test_the_report_carries_the_parts_as_codes_and_the_markdown_shows_them(kb: A
     resolved = resolve_profile(load_profile_text(ON_NVIDIA), kb)
     result = assess(kb, resolved, probe=probe_fixture(), today=TODAY)
     report = build_report(result, kb, probe=probe_fixture(), bench=None, profile_source="test")
-    entry = next(e for e in report["ranking"] if e["framework"] == "mlx")
-    gov = next(c for c in entry["contributions"] if c["criterion"] == "governance")
-    assert [p["code"] for p in gov["parts"]] == ["stewardship", "portability"]
-    assert "portability beyond the team's vendors" in to_markdown(Report.model_validate(report))
+    entry = next(e for e in report.ranking if e.framework == "mlx")
+    gov = next(c for c in entry.contributions if c.criterion == "governance")
+    assert [p.code for p in gov.parts] == ["stewardship", "portability"]
+    assert "portability beyond the team's vendors" in to_markdown(report)
