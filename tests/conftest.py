@@ -44,3 +44,19 @@ def cli_env() -> dict[str, str]:
 
 
 PYTHON = sys.executable
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The local package index of the `kb verify` tests, built once per module."""
+    from _kb_verify_support import _simple_index
+
+    return _simple_index(tmp_path_factory.mktemp("index"))
+
+
+@pytest.fixture
+def pip_env(index: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> dict[str, str]:
+    """pip pointed at the local index the way a user would."""
+    from _kb_verify_support import pip_settings
+
+    return pip_settings(index, monkeypatch, tmp_path)

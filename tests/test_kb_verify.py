@@ -23,25 +23,11 @@ from _kb_verify_support import (
     ROOT,
     _free_port,
     _pack,
-    _simple_index,
     _verify,
-    pip_settings,
 )
 
 from advisor.knowledge import load_knowledge
 from advisor.knowledge.verify import Pip, verify_knowledge
-
-
-@pytest.fixture(scope="module")
-def index(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The local index, built once for the module."""
-    return _simple_index(tmp_path_factory.mktemp("index"))
-
-
-@pytest.fixture
-def pip_env(index: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> dict[str, str]:
-    """pip pointed at the local index the way a user would."""
-    return pip_settings(index, monkeypatch, tmp_path)
 
 
 def test_matching_claims_show_no_drift_through_the_cli(tmp_path: Path, pip_env: dict[str, str]) -> None:

@@ -16,21 +16,7 @@ from _kb_verify_support import (
     CLAIMS,
     _free_port,
     _pack,
-    _simple_index,
-    pip_settings,
 )
-
-
-@pytest.fixture(scope="module")
-def index(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The local index, built once for the module."""
-    return _simple_index(tmp_path_factory.mktemp("index"))
-
-
-@pytest.fixture
-def pip_env(index: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> dict[str, str]:
-    """pip pointed at the local index the way a user would."""
-    return pip_settings(index, monkeypatch, tmp_path)
 
 
 @pytest.mark.parametrize("where", ["missing_folder", "closed_port"])
