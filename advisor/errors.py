@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import IntEnum
 from pathlib import Path
+from typing import Self
+
+from advisor.sanitize import echo
 
 
 class ExitCode(IntEnum):
@@ -25,6 +29,11 @@ class AdvisorError(Exception):
         self.file = file
         self.line = line
         self.field = field
+
+    @classmethod
+    def unknown(cls, what: str, value: object, known: Iterable[str], field: str) -> Self:
+        """`unknown framework 'x'; known: a, b`: the value echoed short, so a pasted essay stays one short line."""
+        return cls(f"unknown {what} {echo(value)}; known: {', '.join(known)}", field=field)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.message!r}, file={self.file!r}, line={self.line!r}, field={self.field!r})"

@@ -42,3 +42,11 @@ def markdown_text(text: object) -> str:
     flat = one_line(" ".join(str(text).split()))
     flat = _MARKDOWN.sub(lambda m: "\\" + m.group(), flat)
     return "".join(_HTML.get(ch, ch) for ch in flat)
+
+
+def echo(value: object, limit: int = 60) -> str:
+    """`value` quoted for an error line, cut to `limit` characters: a 100 kB flag must not become a 100 kB line."""
+    text = one_line(str(value))
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"

@@ -376,3 +376,21 @@ def test_report_preset_is_checked_before_the_probe(capsys: pytest.CaptureFixture
     report = build_parser()._subparsers._group_actions[0].choices["report"]  # type: ignore[union-attr]  # noqa: SLF001
     preset = next(a for a in report._actions if a.dest == "preset")  # noqa: SLF001
     assert tuple(preset.choices or ()) == PRESETS
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["fleet", "node", "--leader", "{}"],
+        ["checklist", "--framework", "{}"],
+        ["report", "--scenario", "{}", "--json"],
+        ["bench", "--allreduce", "--sizes", "{}"],
+    ],
+    ids=["leader", "framework", "scenario", "sizes"],
+)
+def test_a_huge_flag_value_is_echoed_short(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """A 100,000-character value names its flag and its length; the line stays short enough to read."""
+    huge = "x" * 100_000
+    code, _, err = run_cli([a.replace("{}", huge) for a in args], capsys)
+    assert_one_line_error(code, err, "(100000 characters)")
+    assert len(err) < 400, len(err)

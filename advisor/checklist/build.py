@@ -18,20 +18,21 @@ from advisor.checklist.sections import (
 from advisor.errors import UsageError
 from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.schema import Hardware
+from advisor.sanitize import echo
 
 
 def _check_ids(kb: KnowledgeBase, framework: str, from_framework: str | None, targets: Sequence[str]) -> None:
     if framework not in kb.frameworks:
-        raise UsageError(f"unknown framework {framework!r}; known: {', '.join(kb.frameworks)}", field="--framework")
+        raise UsageError.unknown("framework", framework, kb.frameworks, field="--framework")
     if from_framework is not None:
         if from_framework not in kb.frameworks:
-            raise UsageError(f"unknown framework {from_framework!r}; known: {', '.join(kb.frameworks)}", field="--from")
+            raise UsageError.unknown("framework", from_framework, kb.frameworks, field="--from")
         if from_framework == framework:
             raise UsageError("--from names the framework being onboarded; leave it out or name another", field="--from")
     for target in targets:
         if target not in kb.targets:
             raise UsageError(
-                f"unknown deployment target {target!r}; known: {', '.join(kb.targets) or 'none'}", field="--target"
+                f"unknown deployment target {echo(target)}; known: {', '.join(kb.targets) or 'none'}", field="--target"
             )
 
 
@@ -59,7 +60,7 @@ def build_checklist(
     known = {hw.value: hw for hw in Hardware}
     for hw in must_run_on:
         if str(hw) not in known and not isinstance(hw, Hardware):
-            raise UsageError(f"unknown hardware {hw!r}; known: {', '.join(known)}", field="must_run_on")
+            raise UsageError.unknown("hardware", hw, known, field="must_run_on")
     required = [hw if isinstance(hw, Hardware) else known[hw] for hw in must_run_on]
     install, backend = _install_section(kb, fw, probe, warnings, needs, required)
     sections = (

@@ -9,6 +9,7 @@ from typing import Any
 
 from advisor import limits
 from advisor.errors import UsageError
+from advisor.sanitize import echo
 
 #: Flags that name a file to write; checked before a long run so that the run is not wasted.
 OUTPUT_DESTS = ("output", "save")
@@ -17,12 +18,12 @@ OUTPUT_DESTS = ("output", "save")
 def _nnodes(value: str, field: str) -> None:
     m = re.fullmatch(r"(\d{1,9})(?::(\d{1,9}))?", value)
     if not m:
-        raise UsageError(f"must be N or MIN:MAX, got {value!r}", field=field)
+        raise UsageError(f"must be N or MIN:MAX, got {echo(value)}", field=field)
     low, high = int(m.group(1)), int(m.group(2) or m.group(1))
     for v in (low, high):
         limits.check_number(v, field, low=1, high=limits.MAX_NODES)
     if low > high:
-        raise UsageError(f"MIN must not exceed MAX, got {value!r}", field=field)
+        raise UsageError(f"MIN must not exceed MAX, got {echo(value)}", field=field)
 
 
 #: A host name or IPv4 address (RFC 1123 letters, digits, dots, hyphens), or an IPv6 address in brackets.
@@ -35,7 +36,7 @@ def _pattern(pattern: str, what: str) -> Callable[[Any, str], None]:
     def check(value: Any, field: str) -> None:
         m = re.fullmatch(pattern, str(value))
         if not m:
-            raise UsageError(f"must be {what}, got {value!r}", field=field)
+            raise UsageError(f"must be {what}, got {echo(value)}", field=field)
         if m.groupdict().get("port") is not None:
             limits.check_number(int(m.group("port")), field, low=1, high=65535)
 

@@ -8,6 +8,7 @@ from importlib import metadata
 
 from advisor.errors import UsageError
 from advisor.frameworks.base import FrameworkAdapter
+from advisor.sanitize import echo
 
 GROUP = "fwadvisor.frameworks"
 
@@ -35,5 +36,5 @@ def get_adapter(framework: str) -> FrameworkAdapter:
     """The adapter for a framework id; a clear usage error if there is none."""
     table = adapters()
     if framework not in table:
-        raise UsageError(f"no adapter for framework {framework!r}; known: {', '.join(table)}", field="--framework")
+        raise UsageError(f"no adapter for framework {echo(framework)}; known: {', '.join(table)}", field="--framework")
     return table[framework]

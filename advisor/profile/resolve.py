@@ -18,6 +18,7 @@ from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.schema import Constraints
 from advisor.profile.ahp import CR_THRESHOLD, AhpResult, ahp_weights
 from advisor.profile.model import Profile
+from advisor.sanitize import echo
 
 #: The scenario used when a profile names none and gives no weights of its own.
 DEFAULT_SCENARIO = "generic"
@@ -128,7 +129,7 @@ def _check_references(profile: Profile, kb: KnowledgeBase) -> None:
         if fid not in kb.frameworks:
             close = difflib.get_close_matches(fid, list(kb.frameworks), n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
-            raise profile.fail(loc, f"unknown framework {fid!r}{hint} (known: {', '.join(kb.frameworks)})")
+            raise profile.fail(loc, f"unknown framework {echo(fid)}{hint} (known: {', '.join(kb.frameworks)})")
 
     for i, fid in enumerate(profile.team.current):
         check_fw(("team", "current", i), fid)
@@ -141,18 +142,18 @@ def _check_references(profile: Profile, kb: KnowledgeBase) -> None:
     for i, did in enumerate(profile.domain_weights()):
         if did not in kb.domains:
             loc: tuple[str | int, ...] = ("domains", did) if isinstance(profile.domains, dict) else ("domains", i)
-            raise profile.fail(loc, f"unknown domain {did!r}; known: {', '.join(kb.domains) or 'none'}")
+            raise profile.fail(loc, f"unknown domain {echo(did)}; known: {', '.join(kb.domains) or 'none'}")
     if isinstance(profile.domains, dict) and profile.domains and not any(profile.domains.values()):
         raise profile.fail(("domains",), "at least one domain weight must be positive")
     for i, sid in enumerate(profile.serving):
         if sid not in kb.serving:
             raise profile.fail(
-                ("serving", i), f"unknown serving stack {sid!r}; known: {', '.join(kb.serving) or 'none'}"
+                ("serving", i), f"unknown serving stack {echo(sid)}; known: {', '.join(kb.serving) or 'none'}"
             )
     if profile.weights is not None:
         for cid in profile.weights:
             if cid not in kb.criteria:
-                raise profile.fail(("weights", cid), f"unknown criterion {cid!r}; known: {criteria}")
+                raise profile.fail(("weights", cid), f"unknown criterion {echo(cid)}; known: {criteria}")
     if profile.weights is not None and profile.pairwise is not None:
         raise profile.fail(("pairwise",), "give either weights or pairwise judgements, not both")
     if profile.constraints is not None:
@@ -160,7 +161,7 @@ def _check_references(profile: Profile, kb: KnowledgeBase) -> None:
             if tid not in kb.targets:
                 known = ", ".join(kb.targets) or "none"
                 raise profile.fail(
-                    ("constraints", "must_deploy_to", i), f"unknown deployment target {tid!r}; known: {known}"
+                    ("constraints", "must_deploy_to", i), f"unknown deployment target {echo(tid)}; known: {known}"
                 )
         for i, fid in enumerate(profile.constraints.exclude):
             check_fw(("constraints", "exclude", i), fid)
@@ -174,8 +175,8 @@ def resolve_profile(profile: Profile, kb: KnowledgeBase, *, scenario: str | None
     if scenario_id is not None and scenario_id not in kb.scenarios:
         known = ", ".join(kb.scenarios) or "none"
         if scenario is not None:
-            raise ProfileError(f"unknown scenario {scenario_id!r}; known: {known}", field="--scenario")
-        raise profile.fail(("scenario",), f"unknown scenario {scenario_id!r}; known: {known}")
+            raise ProfileError(f"unknown scenario {echo(scenario_id)}; known: {known}", field="--scenario")
+        raise profile.fail(("scenario",), f"unknown scenario {echo(scenario_id)}; known: {known}")
     if scenario_id is None and profile.weights is None and profile.pairwise is None:
         if DEFAULT_SCENARIO in kb.scenarios:
             scenario_id = DEFAULT_SCENARIO
@@ -190,7 +191,8 @@ def resolve_profile(profile: Profile, kb: KnowledgeBase, *, scenario: str | None
         for i, (a, b, _x) in enumerate(profile.pairwise):
             for j, cid in enumerate((a, b)):
                 if cid not in kb.criteria:
-                    raise profile.fail(("pairwise", i, j), f"unknown criterion {cid!r}; known: {', '.join(criteria)}")
+                    known = ", ".join(criteria)
+                    raise profile.fail(("pairwise", i, j), f"unknown criterion {echo(cid)}; known: {known}")
         try:
             ahp = ahp_weights(profile.pairwise)
         except ValueError as exc:

@@ -8,13 +8,14 @@ from advisor.errors import ProfileError
 from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.schema import Constraints, Hardware, Os
 from advisor.profile.resolve import DEFAULT_SCENARIO, WEIGHT_SCALE_MAX, scaled_preset
+from advisor.sanitize import echo
 
 
 def template(kb: KnowledgeBase, scenario: str | None = None) -> str:
     """A commented profile template for `profile init`; it loads and resolves as it stands."""
     if scenario is not None and scenario not in kb.scenarios:
         raise ProfileError(
-            f"unknown scenario {scenario!r}; known: {', '.join(kb.scenarios) or 'none'}", field="--scenario"
+            f"unknown scenario {echo(scenario)}; known: {', '.join(kb.scenarios) or 'none'}", field="--scenario"
         )
     chosen = scenario or (DEFAULT_SCENARIO if DEFAULT_SCENARIO in kb.scenarios else None)
     preset = kb.scenarios.get(chosen) if chosen else None

@@ -88,7 +88,7 @@ def _choose_framework(
 ) -> tuple[str, str]:
     if framework is not None:
         if framework not in kb.frameworks:
-            raise UsageError(f"unknown framework {framework!r}; known: {', '.join(kb.frameworks)}", field="--framework")
+            raise UsageError.unknown("framework", framework, kb.frameworks, field="--framework")
         return framework, "chosen with --framework"
     votes = Counter(r for r in (recommended_framework(x.data) for x in loaded) if r in kb.frameworks)
     if not votes:

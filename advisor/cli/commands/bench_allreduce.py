@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from advisor.errors import UsageError
+from advisor.sanitize import echo
 
 _SIZE = re.compile(r"(\d{1,10})([KMG]?)(?:i?B)?", re.IGNORECASE)
 _SCALE = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
@@ -49,7 +50,7 @@ def parse_sizes(text: str) -> tuple[int, ...]:
     for part in (p.strip() for p in text.split(",")):
         m = _SIZE.fullmatch(part)
         if not m:
-            raise UsageError(f"must be sizes like 4K,64K,1M, got {part!r}", field="--sizes")
+            raise UsageError(f"must be sizes like 4K,64K,1M, got {echo(part)}", field="--sizes")
         out.append(int(m.group(1)) * _SCALE[m.group(2).upper()])
     return tuple(out)
 

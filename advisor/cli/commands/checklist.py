@@ -6,6 +6,8 @@ import argparse
 import sys
 from typing import Any
 
+from advisor.sanitize import echo
+
 HELP = "onboarding checklist for a chosen framework, fitted to this machine (tick items with --done ID)"
 
 
@@ -62,7 +64,7 @@ def _unknown(item_id: str, known: list[str]) -> Exception:
 
     close = difflib.get_close_matches(item_id, known, n=1)
     hint = f"; did you mean {close[0]!r}?" if close else "; the ids are shown after each item (or in --json)"
-    return UsageError(f"unknown checklist item {item_id!r}{hint}", field="--done")
+    return UsageError(f"unknown checklist item {echo(item_id)}{hint}", field="--done")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -104,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
                 "pass --framework ID (or --report FILE to use a report's recommendation)", field="--framework"
             )
         if framework not in kb.frameworks:
-            raise UsageError(f"unknown framework {framework!r}; known: {', '.join(kb.frameworks)}", field="--framework")
+            raise UsageError.unknown("framework", framework, kb.frameworks, field="--framework")
         probe = _probe_here(framework, kb)
     store = ProgressStore()
     done = store.done(framework, from_framework)

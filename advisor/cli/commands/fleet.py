@@ -6,6 +6,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from advisor.sanitize import echo
+
 HELP = "fleet mode: a report per node (fleet node), one per Ray node (fleet run --ray), the summary (fleet summary)"
 
 #: The node presets (advisor.fleet.NODE_PRESETS; not imported: the parser stays light at start-up).
@@ -181,7 +183,7 @@ def _bundle_resources(values: list[str]) -> dict[str, float]:
     for item in values:
         m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_.:-]{0,63})=(\d{1,6}(?:\.\d{1,3})?)", item)
         if not m or m.group(1) in ("CPU", "GPU", "memory") or not math.isfinite(float(m.group(2))):
-            raise UsageError(f"must be NAME=VALUE (a custom resource, not CPU or GPU), got {item!r}",
+            raise UsageError(f"must be NAME=VALUE (a custom resource, not CPU or GPU), got {echo(item)}",
                              field="--bundle-resource")
         out[m.group(1)] = float(m.group(2))
     return out

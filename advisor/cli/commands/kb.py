@@ -161,7 +161,7 @@ def _show(kb: Any, framework: str | None, as_json: bool) -> int:
     from advisor.jsonio import json_text
 
     if framework is not None and framework not in kb.frameworks:
-        raise UsageError(f"unknown framework {framework!r}; known: {', '.join(kb.frameworks)}", field="framework")
+        raise UsageError.unknown("framework", framework, kb.frameworks, field="framework")
     ids = [framework] if framework else list(kb.frameworks)
     if as_json:
         out = {fid: kb.frameworks[fid].model_dump(mode="json", by_alias=True) for fid in ids}

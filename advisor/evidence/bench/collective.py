@@ -33,6 +33,7 @@ from advisor.evidence.bench.presets import _COLLECTIVE_ENV_PREFIXES
 from advisor.evidence.child import ChildResult, Outcome, run_child
 from advisor.evidence.children import CHILDREN
 from advisor.paths import probes_root
+from advisor.sanitize import echo
 
 #: Message sizes in bytes when none are given: nccl-tests' range in steps of 16, up to 16 MiB.
 DEFAULT_SIZES = (4 << 10, 64 << 10, 1 << 20, 16 << 20)
@@ -55,7 +56,7 @@ class Leader:
         """HOST:PORT (IPv6 in brackets); anything else is a `UsageError` naming the flag."""
         m = _LEADER.fullmatch(text.strip())
         if not m or not 1 <= int(m.group("port")) <= 65534:
-            raise UsageError(f"must be HOST:PORT with a port of 1-65534, got {text!r}", field=field)
+            raise UsageError(f"must be HOST:PORT with a port of 1-65534, got {echo(text)}", field=field)
         return cls(m.group("host"), int(m.group("port")))
 
     def __str__(self) -> str:
@@ -79,7 +80,7 @@ class Plan:
 
     def __post_init__(self) -> None:
         if self.framework not in FRAMEWORKS:
-            raise UsageError(f"must be one of {', '.join(FRAMEWORKS)}, got {self.framework!r}", field="--framework")
+            raise UsageError(f"must be one of {', '.join(FRAMEWORKS)}, got {echo(self.framework)}", field="--framework")
         if not self.sizes or any(s < 4 or s > 1 << 32 for s in self.sizes):
             raise UsageError("sizes must be 4 bytes to 4 GiB", field="--sizes")
         if min(self.iters, self.samples) < 1 or self.warmup < 0:

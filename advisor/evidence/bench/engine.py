@@ -31,6 +31,7 @@ from advisor.evidence.bench.stats import BUSY_FIGURES_SHARE, BUSY_OTHERS_SHARE, 
 from advisor.frameworks.base import FrameworkAdapter
 from advisor.paths import probes_root
 from advisor.privacy import recorded_env, scrub
+from advisor.sanitize import echo
 
 if TYPE_CHECKING:
     from advisor.evidence.hardware.cpu import PeakEstimate
@@ -111,7 +112,7 @@ def run_bench(
     `adapters` replaces the registry (plugins, tests); `baseline=False` skips the NumPy child.
     """
     if preset not in PRESETS:
-        raise UsageError(f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}", field="--preset")
+        raise UsageError(f"unknown preset {echo(preset)}; choose one of {', '.join(PRESETS)}", field="--preset")
     selected = list(only) if only else list(PRESET_BENCHMARKS.get(preset, BENCHMARKS))
     unknown = [b for b in selected if b not in BENCHMARKS]
     if unknown:

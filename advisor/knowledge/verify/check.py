@@ -175,7 +175,7 @@ def verify_knowledge(
     wanted_ids = list(frameworks) if frameworks else list(kb.frameworks)
     for fid in wanted_ids:
         if fid not in kb.frameworks:
-            raise UsageError(f"unknown framework {fid!r}; known: {', '.join(kb.frameworks)}", field="framework")
+            raise UsageError.unknown("framework", fid, kb.frameworks, field="framework")
     chosen = [kb.frameworks[f] for f in wanted_ids]
     version = pip.version()
     if version is None:
