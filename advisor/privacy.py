@@ -95,7 +95,45 @@ def _compiled(home: str, user: str | None, host: str) -> tuple[tuple[re.Pattern[
 
 def _hideable(value: str | None) -> bool:
     # A one- or two-letter name would blank out ordinary words, and "root"/"localhost" identify nobody.
-    return bool(value) and len(value or "") >= 3 and value not in ("root", "localhost")
+    # A name that is one of the tool's own words (a user `pytorch`, a host `gpu` or `team`) identifies
+    # nobody either, and hiding it would rewrite framework ids and schema codes: the advice itself.
+    return (bool(value) and len(value or "") >= 3 and value not in ("root", "localhost")
+            and (value or "").lower() not in own_words())
+
+
+@lru_cache(maxsize=1)
+def own_words() -> frozenset[str]:
+    """Every id and code the tool writes: the shipped knowledge's ids and names, and the schemas' literal values."""
+    import json
+    from pathlib import Path
+
+    from advisor.knowledge import load_knowledge
+
+    words: set[str] = set()
+
+    def literals(node: Any) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key in ("enum", "const"):
+                    words.update(str(v) for v in (value if isinstance(value, list) else [value]))
+                else:
+                    literals(value)
+        elif isinstance(node, list):
+            for item in node:
+                literals(item)
+
+    for schema in (Path(__file__).resolve().parent / "schemas").glob("*.schema.json"):
+        literals(json.loads(schema.read_text(encoding="utf-8")))
+    kb = load_knowledge(include_user=False)
+    for table in (kb.frameworks, kb.criteria, kb.domains, kb.targets, kb.serving, kb.scenarios, kb.concepts):
+        words.update(table)
+        words.update(str(getattr(entry, "name", "")) for entry in table.values())
+    from advisor.knowledge.schema import Hardware, Os, Support
+
+    words.update(member.value for enum in (Hardware, Os, Support) for member in enum)
+    # The parts of an id too (`gpu` of `intel_gpu`): the sentences about hardware are made of them.
+    parts = {part for w in words for part in re.split(r"[_\-\s]+", w)}
+    return frozenset(w.lower() for w in words | parts if w)
 
 
 def _name_pattern(value: str | None, label: str) -> tuple[re.Pattern[str], str]:

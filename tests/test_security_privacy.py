@@ -109,3 +109,24 @@ def test_rendezvous_flags_are_checked_before_anything_runs(flags: list[str],
     assert main(["bench", "--preset", "test", *flags]) == 2
     err = capsys.readouterr().err
     assert err.startswith("fwadvisor: error: --") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("name", ["pytorch", "team", "gpu", "JAX"])
+def test_a_name_that_is_one_of_the_tools_own_words_leaves_the_advice_alone(
+    name: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A user or host named like a framework id or a schema code: hiding it would rewrite the advice itself."""
+    import platform
+
+    monkeypatch.setenv("LOGNAME", name)
+    monkeypatch.setenv("USER", name)
+    monkeypatch.setattr(platform, "node", lambda: name)
+    monkeypatch.setenv("FWADVISOR_NO_USER_PACKS", "1")
+    assert main(["report", "--from-json", str(SAVED), "--json"]) == 0
+    out = capsys.readouterr().out
+    assert "<user>" not in out and "<host>" not in out
+    monkeypatch.delenv("LOGNAME")
+    monkeypatch.delenv("USER")
+    monkeypatch.setattr(platform, "node", lambda: "bigsecrethost")
+    assert main(["report", "--from-json", str(SAVED), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["recommendation"] == json.loads(out)["recommendation"]
