@@ -44,14 +44,6 @@ EDGES = {
 #: Not converted yet (issue 21, "typed results"): each entry removed as its function takes a model. The test
 #: fails when one is converted and still listed, so this list only shrinks.
 NOT_YET = {
-    "advisor/evidence/bench/collective_model.py::AllReduceReport.side_by_side",
-    "advisor/evidence/bench/engine.py::machine_summary",
-    "advisor/evidence/bench/interleave.py::remeasure",
-    "advisor/evidence/bench/stats.py::merge_rounds",
-    "advisor/evidence/bench/stats.py::pooled_warnings",
-    "advisor/evidence/bench/stats.py::is_outlier",
-    "advisor/evidence/bench/stats.py::merge_machine",
-    "advisor/evidence/bench/stats.py::busy_reason",
     "advisor/evidence/hardware/nvidia_topology.py::topology",
     "advisor/evidence/probe_cache.py::hardware_fingerprint",
     "advisor/report/build.py::build_report",

@@ -12,7 +12,7 @@ import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypedDict
 
 from advisor.errors import ReportError
 from advisor.evidence.bench.results import BenchWarning, BenchWarningCode
@@ -237,6 +237,19 @@ def merge_nodes(runs: Sequence[CollectiveRun]) -> CollectiveRun:
                    backend=first.backend or next((r.backend for r in runs if r.backend), ""))
 
 
+class SideBySideRow(TypedDict):
+    """One message size of both runs: time (us), algorithm and bus bandwidth (GB/s), and the inter/intra ratio."""
+
+    bytes: int
+    intra_time_us: float | None
+    intra_algbw_GBps: float | None
+    intra_busbw_GBps: float | None
+    inter_time_us: float | None
+    inter_algbw_GBps: float | None
+    inter_busbw_GBps: float | None
+    inter_over_intra_busbw: float | None
+
+
 @dataclass(frozen=True)
 class AllReduceReport:
     """The intra-node and inter-node runs of one framework, side by side per message size."""
@@ -251,9 +264,9 @@ class AllReduceReport:
         """Every message size either run measured, in order."""
         return sorted({r.nbytes for run in (self.intra, self.inter) if run is not None for r in run.rows})
 
-    def side_by_side(self) -> list[dict[str, Any]]:
+    def side_by_side(self) -> list[SideBySideRow]:
         """Per size: both runs' time and bandwidths, and inter-node bus bandwidth as a share of intra-node."""
-        out = []
+        out: list[SideBySideRow] = []
         for nbytes in self.sizes:
             a = self.intra.row(nbytes) if self.intra else None
             b = self.inter.row(nbytes) if self.inter else None

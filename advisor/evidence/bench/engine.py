@@ -8,7 +8,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from advisor.errors import UsageError
 from advisor.evidence.bench.agreement import _compare_agreement
@@ -27,7 +27,7 @@ from advisor.evidence.bench.presets import (
 )
 from advisor.evidence.bench.results import BenchEvent, BenchReport, Measurement
 from advisor.evidence.bench.runner import _Run, _run_script, _torchrun
-from advisor.evidence.bench.stats import BUSY_FIGURES_SHARE, BUSY_OTHERS_SHARE, BUSY_STEAL_PCT, busy_reason
+from advisor.evidence.bench.stats import BUSY_FIGURES_SHARE, BUSY_OTHERS_SHARE, BUSY_STEAL_PCT, busy_cause
 from advisor.frameworks.base import FrameworkAdapter
 from advisor.paths import probes_root
 from advisor.privacy import recorded_env, scrub
@@ -54,22 +54,41 @@ def _environment(preset: str, peak: PeakEstimate | None, threads: int, budget: f
     }
 
 
-def machine_summary(results: Sequence[Measurement], cores: int) -> dict[str, Any]:
+class BusyThresholds(TypedDict):
+    """The thresholds a busy machine is judged by (bench/stats.py), recorded beside the verdict."""
+
+    others_share_of_cores: float
+    steal_pct: float
+    busy_figures_share: float
+
+
+class MachineBusy(TypedDict):
+    """How busy the machine was over a run's figures: the report's `environment.machine_state`."""
+
+    busy: bool
+    figures: int
+    busy_figures: int
+    reasons: list[str]
+    others_cores_median: float | None
+    steal_pct_max: float | None
+    thresholds: BusyThresholds
+
+
+def machine_summary(results: Sequence[Measurement], cores: int) -> MachineBusy:
     """How busy the machine was over the run's figures, and whether it was too busy to recommend from."""
     timed = [m for m in results if m.machine]
-    reasons = {m.key: r for m in timed if (r := busy_reason(m.machine, cores))}
-    others = sorted(float(m.machine["others_cores"]) for m in timed
-                    if isinstance(m.machine.get("others_cores"), int | float))
-    steal = [float(m.machine["steal_pct"]) for m in timed if isinstance(m.machine.get("steal_pct"), int | float)]
-    busy = bool(timed) and len(reasons) > BUSY_FIGURES_SHARE * len(timed)
+    causes = {m.key: c for m in timed if (c := busy_cause(m.machine, cores))}
+    others = sorted(float(v) for m in timed if isinstance(v := m.machine.get("others_cores"), int | float))
+    steal = [float(v) for m in timed if isinstance(v := m.machine.get("steal_pct"), int | float)]
+    busy = bool(timed) and len(causes) > BUSY_FIGURES_SHARE * len(timed)
     worst: list[str] = []
-    if any("steal" in r for r in reasons.values()):
+    if "steal" in causes.values():
         worst.append(f"CPU steal up to {max(steal):.0f}%")
-    if any("other processes" in r for r in reasons.values()):
+    if "others" in causes.values():
         worst.append(f"other processes used up to {others[-1]:.1f} of {cores} cores "
                      f"(median {others[len(others) // 2]:.1f})")
     return {
-        "busy": busy, "figures": len(timed), "busy_figures": len(reasons), "reasons": worst,
+        "busy": busy, "figures": len(timed), "busy_figures": len(causes), "reasons": worst,
         "others_cores_median": others[len(others) // 2] if others else None,
         "steal_pct_max": max(steal) if steal else None,
         "thresholds": {"others_share_of_cores": BUSY_OTHERS_SHARE, "steal_pct": BUSY_STEAL_PCT,

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from advisor.evidence.bench.results import (
     BenchWarning,
     BenchWarningCode,
+    MachineState,
     Measurement,
     _opt_float,
     _opt_interval,
@@ -93,7 +94,8 @@ def _measurement(framework: str, res: Mapping[str, Any], env: Mapping[str, Any],
         compile_s=_opt_float(res.get("compile_s")), pct_of_peak=pct,
         warnings=warnings, environment=dict(env),
         times_s=tuple(float(t) for t in res.get("times_s") or ()),
-        ci=_opt_interval(res.get("ci")), machine=dict(res.get("machine") or {}), rounds=int(res.get("rounds") or 1),
+        ci=_opt_interval(res.get("ci")), machine=cast(MachineState, dict(res.get("machine") or {})),
+        rounds=int(res.get("rounds") or 1),
     )
 
 

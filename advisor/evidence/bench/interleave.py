@@ -16,14 +16,14 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import cast
 
 from advisor.evidence.bench.figures import _env_of, _measurement, _pct_of_peak
 from advisor.evidence.bench.presets import IMPORT_TIMEOUT_S, MAX_RESTARTS
 from advisor.evidence.bench.results import BenchEvent
 from advisor.evidence.bench.runner import _Run
 from advisor.evidence.bench.session import CANCELLED, DIED, TIMED_OUT, ChildSession, Turn
-from advisor.evidence.bench.stats import PEAK_LIMIT, busy_reason, is_outlier, merge_rounds
+from advisor.evidence.bench.stats import PEAK_LIMIT, ResultRow, busy_reason, is_outlier, merge_rounds
 
 #: Rounds per preset for `ROUND_BENCHMARKS` (the others, with compiles and one-off set-up, run once).
 ROUNDS = {"test": 1, "quick": 2, "standard": 3, "thorough": 5}
@@ -99,7 +99,7 @@ def _restart(run: _Run, m: Member, bench: str, device: str, outcome: str, device
 
 def _turn(run: _Run, m: Member, bench: str, kind: str, round_: int, share: float, budget: float | None,
           timeout: float, cancel: threading.Event | None, devices: Sequence[str] | None,
-          collected: dict[tuple[str, str, str], list[dict[str, Any]]], stopped: set[tuple[str, str]]) -> None:
+          collected: dict[tuple[str, str, str], list[ResultRow]], stopped: set[tuple[str, str]]) -> None:
     """One round of one benchmark on one device in `m`'s child; its results go to `collected`."""
     assert m.session is not None
     run.started.add(m.fid)
@@ -109,7 +109,8 @@ def _turn(run: _Run, m: Member, bench: str, kind: str, round_: int, share: float
     for ev in turn.events:
         kind_ = ev.get("event")
         if kind_ == "result":
-            collected.setdefault((m.fid, kind, str(ev.get("variant"))), []).append(ev)
+            # The child's JSON line, kept as it came: `merge_rounds` pools it, `_measurement` reads it into a model.
+            collected.setdefault((m.fid, kind, str(ev.get("variant"))), []).append(cast(ResultRow, ev))
         elif kind_ == "skip":
             stopped.add((m.fid, kind))
             if round_ == 0:
@@ -161,7 +162,7 @@ def run_interleaved(run: _Run, members: Sequence[Member], selected: Sequence[str
             run.tell(BenchEvent("framework_end", m.fid))
 
 
-def remeasure(run: _Run, collected: dict[tuple[str, str, str], list[dict[str, Any]]],
+def remeasure(run: _Run, collected: dict[tuple[str, str, str], list[ResultRow]],
               stopped: set[tuple[str, str]]) -> dict[tuple[str, str], str]:
     """Which (framework, device) pairs get one more round, and why: a pooled figure that is an outlier.
 
@@ -192,7 +193,7 @@ def _one_benchmark(run: _Run, members: Sequence[Member], bench: str, *, preset: 
     if bench == "gemm":
         rounds = GEMM_ROUNDS.get(preset, rounds)
         share = GEMM_BUDGET_FACTOR.get(preset, 1.0) / rounds
-    collected: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    collected: dict[tuple[str, str, str], list[ResultRow]] = {}
     stopped: set[tuple[str, str]] = set()
     pairs = [(m, k) for m in members if bench in m.benchmarks for k in m.kinds if f"{bench}@{k}" not in m.skip]
     for r in range(rounds):

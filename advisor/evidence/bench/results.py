@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from advisor.errors import ReportError
 from advisor.evidence.bench.presets import SCHEMA
@@ -20,6 +20,23 @@ def _opt_interval(v: Any) -> tuple[float, float] | None:
         return None
     lo, hi = v
     return float(lo), float(hi)
+
+
+class MachineState(TypedDict, total=False):
+    """The machine's state while a figure was measured, as a bench child sends it (probes/_machine.between).
+
+    Pooled over rounds (`stats.merge_machine`) the worst of each is kept, `freq_mhz` becomes [min, max] and
+    `rounds` counts the states pooled. Any key may be missing or None: nothing was readable.
+    """
+
+    wall_s: float | None
+    load1: float | None
+    load1_before: float | None
+    own_share: float | None
+    freq_mhz: float | list[float] | None
+    others_cores: float | None
+    steal_pct: float | None
+    rounds: int
 
 
 class BenchWarningCode(StrEnum):
@@ -102,7 +119,7 @@ class Measurement:
     device_name: str = ""
     times_s: tuple[float, ...] = ()
     ci: tuple[float, float] | None = None  # 95% confidence interval of the value (see bench/stats.py)
-    machine: Mapping[str, Any] = field(default_factory=dict)  # the machine's state while it was measured
+    machine: MachineState = field(default_factory=lambda: MachineState())  # state while it was measured
     rounds: int = 1
 
     @property
@@ -152,7 +169,7 @@ class Measurement:
                 warnings=read_warnings(data.get("warnings") or (), data.get("warning_codes")),
                 environment=dict(data.get("environment") or {}), device_name=str(data.get("device_name") or ""),
                 times_s=tuple(float(t) for t in data.get("times_s") or ()),
-                ci=_opt_interval(data.get("ci")), machine=dict(data.get("machine") or {}),
+                ci=_opt_interval(data.get("ci")), machine=cast(MachineState, dict(data.get("machine") or {})),
                 rounds=int(data.get("rounds") or 1),
             )
         except (KeyError, TypeError, ValueError, AttributeError) as exc:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from advisor.evidence.bench.results import BenchWarningCode as Code
+from advisor.evidence.bench.results import MachineState
 
 #: A figure whose IQR exceeds this fraction of its median, or whose rounds' medians differ by more than
 #: `ROUND_SPREAD`, or that is above `PEAK_LIMIT` % of the estimated peak, is measured again (once).
@@ -29,7 +30,44 @@ BUSY_FIGURES_SHARE = 1 / 3
 _ROUND_SPREAD_CODES = {Code.UNSTABLE, Code.FEW_SAMPLES, Code.FEW_CALLS, Code.WIDE_SPREAD}
 
 
-def _note(code: Code, message: str, **params: Any) -> dict[str, Any]:
+class ChildNote(TypedDict):
+    """A warning as the children send it (probes/_timing.note): a code, its sentence and the code's parameters."""
+
+    code: str
+    message: str
+    params: dict[str, object]
+
+
+class ResultRow(TypedDict, total=False):
+    """One `result` event of a bench child (probes/_bench.py), or the pooled row of several rounds of it.
+
+    The child's JSON line as it came: any key may be missing; `figures._measurement` reads it into a model.
+    """
+
+    event: str
+    framework: str
+    benchmark: str
+    variant: str
+    device: str
+    device_name: str
+    metric: str
+    value: float
+    unit: str
+    higher_is_better: bool
+    params: dict[str, Any]
+    median_s: float | None
+    iqr_s: float | None
+    min_s: float | None
+    samples: int
+    times_s: list[float]
+    compile_s: float | None
+    ci: list[float] | None
+    rounds: int
+    machine: MachineState
+    warnings: list[ChildNote | str]
+
+
+def _note(code: Code, message: str, **params: object) -> ChildNote:
     """A warning as the children send it (probes/_timing.note)."""
     return {"code": code.value, "message": message, "params": params}
 
@@ -58,7 +96,7 @@ def median_ci(times: Sequence[float], z: float = 1.96) -> tuple[float, float]:
     return xs[max(int(math.floor(n / 2.0 - half)), 0)], xs[min(int(math.ceil(n / 2.0 + half)), n - 1)]
 
 
-def _to_value(res: Mapping[str, Any]) -> tuple[float, bool] | None:
+def _to_value(res: ResultRow) -> tuple[float, bool] | None:
     """(k, throughput?) such that value = k / median_s (throughput) or k * median_s (latency)."""
     med, value = res.get("median_s"), res.get("value")
     if not isinstance(med, int | float) or not isinstance(value, int | float) or med <= 0:
@@ -67,12 +105,12 @@ def _to_value(res: Mapping[str, Any]) -> tuple[float, bool] | None:
     return (float(value) * med, True) if higher else (float(value) / med, False)
 
 
-def merge_rounds(rounds: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def merge_rounds(rounds: Sequence[ResultRow]) -> ResultRow:
     """One result event from the same figure's rounds (the same framework, device, benchmark and variant)."""
-    first = dict(rounds[-1])
+    first = rounds[-1].copy()
     scale = _to_value(first)
     times = [float(t) for r in rounds for t in r.get("times_s") or ()]
-    round_medians = [float(r["median_s"]) for r in rounds if isinstance(r.get("median_s"), int | float)]
+    round_medians = [float(m) for r in rounds if isinstance(m := r.get("median_s"), int | float)]
     if scale is None or not times:
         first["rounds"] = len(rounds)
         return first
@@ -82,30 +120,30 @@ def merge_rounds(rounds: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     if len(round_medians) > 1:
         lo_s, hi_s = min(lo_s, *round_medians), max(hi_s, *round_medians)
     k, higher = scale
-    out = dict(first)
-    out.update(
-        median_s=med, iqr_s=_pct(xs, 75) - _pct(xs, 25), min_s=xs[0], samples=len(xs), times_s=times[:400],
-        value=k / med if higher else k * med, rounds=len(rounds),
-        ci=[k / hi_s, k / lo_s] if higher else [k * lo_s, k * hi_s],
-        machine=merge_machine([r.get("machine") or {} for r in rounds]),
-    )
+    out = first.copy()
+    out.update({
+        "median_s": med, "iqr_s": _pct(xs, 75) - _pct(xs, 25), "min_s": xs[0], "samples": len(xs),
+        "times_s": times[:400], "value": k / med if higher else k * med, "rounds": len(rounds),
+        "ci": [k / hi_s, k / lo_s] if higher else [k * lo_s, k * hi_s],
+        "machine": merge_machine([r.get("machine") or MachineState() for r in rounds]),
+    })
     params = dict(first.get("params") or {})
-    if isinstance(params.get("gflops"), int | float) and first.get("median_s"):
-        params["gflops"] = float(params["gflops"]) * float(first["median_s"]) / med  # conv: the same rescaling
+    if isinstance(params.get("gflops"), int | float) and (first_med := first.get("median_s")):
+        params["gflops"] = float(params["gflops"]) * float(first_med) / med  # conv: the same rescaling
     if len(round_medians) > 1:
         params["round_values"] = [k / m if higher else k * m for m in round_medians]
     out["params"] = params
     kept = [w for r in rounds for w in r.get("warnings") or () if _code(w) not in _ROUND_SPREAD_CODES]
-    unique: dict[str, Any] = {}
+    unique: dict[str, ChildNote | str] = {}
     for w in [*kept, *pooled_warnings(out, round_medians)]:
         unique.setdefault(repr(w), w)  # the same note from several rounds, once
     out["warnings"] = list(unique.values())
     return out
 
 
-def pooled_warnings(res: Mapping[str, Any], round_medians: Sequence[float]) -> list[dict[str, Any]]:
+def pooled_warnings(res: ResultRow, round_medians: Sequence[float]) -> list[ChildNote]:
     """The pyperf-style checks on the pooled figure: spread, sample count, rounds that disagree."""
-    out: list[dict[str, Any]] = []
+    out: list[ChildNote] = []
     med, iqr, n = res.get("median_s") or 0.0, res.get("iqr_s") or 0.0, int(res.get("samples") or 0)
     if med > 0 and iqr / med > OUTLIER_REL_IQR:
         why = ("another process may be using the CPU" if res.get("device", "cpu") == "cpu"
@@ -122,7 +160,7 @@ def pooled_warnings(res: Mapping[str, Any], round_medians: Sequence[float]) -> l
     return out
 
 
-def is_outlier(res: Mapping[str, Any], pct_of_peak: float | None) -> str | None:
+def is_outlier(res: ResultRow, pct_of_peak: float | None) -> str | None:
     """Why a pooled figure should be measured again, or None."""
     med, iqr = res.get("median_s"), res.get("iqr_s")
     if pct_of_peak is not None and pct_of_peak > PEAK_LIMIT:
@@ -135,10 +173,10 @@ def is_outlier(res: Mapping[str, Any], pct_of_peak: float | None) -> str | None:
     return None
 
 
-def merge_machine(states: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def merge_machine(states: Sequence[MachineState]) -> MachineState:
     """The machine's state over several rounds: the worst load, others' use and steal; our share; the clocks."""
     def vals(key: str) -> list[float]:
-        return [float(s[key]) for s in states if isinstance(s.get(key), int | float)]
+        return [float(v) for s in states if isinstance(v := s.get(key), int | float)]
 
     others, steal, share, load, freq = vals("others_cores"), vals("steal_pct"), vals("own_share"), vals("load1"), \
         vals("freq_mhz")
@@ -149,11 +187,21 @@ def merge_machine(states: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     }
 
 
-def busy_reason(machine: Mapping[str, Any], cores: int) -> str | None:
-    """Why the machine was too busy while a figure was measured (None: it was not, or nothing was readable)."""
+def busy_cause(machine: MachineState, cores: int) -> Literal["steal", "others"] | None:
+    """What made the machine too busy while a figure was measured: CPU steal, other processes, or None."""
     others, steal = machine.get("others_cores"), machine.get("steal_pct")
     if isinstance(steal, int | float) and steal > BUSY_STEAL_PCT:
-        return f"{steal:.0f}% CPU steal"
+        return "steal"
     if isinstance(others, int | float) and others > BUSY_OTHERS_SHARE * max(cores, 1):
-        return f"other processes used {others:.1f} of {cores} cores"
+        return "others"
+    return None
+
+
+def busy_reason(machine: MachineState, cores: int) -> str | None:
+    """Why the machine was too busy while a figure was measured (None: it was not, or nothing was readable)."""
+    cause = busy_cause(machine, cores)
+    if cause == "steal":
+        return f"{machine.get('steal_pct'):.0f}% CPU steal"
+    if cause == "others":
+        return f"other processes used {machine.get('others_cores'):.1f} of {cores} cores"
     return None
