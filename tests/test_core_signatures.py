@@ -44,8 +44,6 @@ EDGES = {
 #: Not converted yet (issue 21, "typed results"): each entry removed as its function takes a model. The test
 #: fails when one is converted and still listed, so this list only shrinks.
 NOT_YET = {
-    "advisor/evidence/hardware/nvidia_topology.py::topology",
-    "advisor/evidence/probe_cache.py::hardware_fingerprint",
     "advisor/report/build.py::build_report",
     "advisor/checklist/build.py::build_checklist",
     "advisor/checklist/install.py::backends_to_consider",

@@ -19,7 +19,7 @@ import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
@@ -61,7 +61,18 @@ def _cpu_model() -> str:
     return platform.processor()
 
 
-def hardware_fingerprint() -> dict[str, Any]:
+class HardwareFingerprint(TypedDict):
+    """Cheap facts about the machine that name a cache entry: CPU counts and model, the accelerator device nodes."""
+
+    machine: str
+    system: str
+    cpus: int | None
+    usable: int
+    cpu_model: str
+    devices: list[str]
+
+
+def hardware_fingerprint() -> HardwareFingerprint:
     """Cheap facts that change when the machine (or the container's view of it) changes."""
     try:
         usable = len(os.sched_getaffinity(0))

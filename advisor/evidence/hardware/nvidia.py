@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from advisor.evidence.hardware.nvidia_topology import topology
+from advisor.evidence.hardware.nvidia_topology import Topology, topology
 from advisor.evidence.hardware.saved import known_fields
 
 _REMOTE_TYPES = {0: "gpu", 1: "ibmnpu", 2: "switch"}  # NVML_NVLINK_DEVICE_TYPE_*
@@ -105,7 +105,7 @@ class GpuReport:
     nvml_version: str | None = None
     order: str = "nvml_pci"  # devices are listed in NVML (PCI bus) order
     cuda_order_basis: str | None = None  # how cuda_index was decided
-    topology: dict[str, Any] | None = None  # {"labels": [...], "matrix": [[...]], "legend": {...}}
+    topology: Topology | None = None  # `nvidia-smi topo -m` as data
 
     def to_json(self) -> dict[str, Any]:
         """JSON form (the probe schema's `gpus` section)."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 if TYPE_CHECKING:
     from advisor.evidence.hardware.nvidia import GpuDevice
@@ -21,6 +21,15 @@ TOPOLOGY_LEGEND = {
 }
 
 
+class Topology(TypedDict):
+    """`nvidia-smi topo -m` as data: GPU labels, the matrix of their cells (NV#, PIX ... SYS), what each means."""
+
+    labels: list[str]
+    matrix: list[list[str]]
+    legend: dict[str, str]
+    nvswitch: bool  # an all-to-all NVLink fabric through NVSwitches
+
+
 def _switch_links(dev: GpuDevice) -> int:
     """Active links that end on an NVSwitch (or on a peer that is not one of the listed GPUs)."""
     # NVML lists every GPU, so a peer with a PCI address that is none of them is a switch (or an NPU).
@@ -31,7 +40,7 @@ def _switch_links(dev: GpuDevice) -> int:
     )
 
 
-def topology(get: Callable[..., Any], handles: list[Any], devices: list[GpuDevice]) -> dict[str, Any] | None:
+def topology(get: Callable[..., Any], handles: list[Any], devices: list[GpuDevice]) -> Topology | None:
     """The GPU-to-GPU matrix of `nvidia-smi topo -m`: NV# where NVLinks join two GPUs, else the PCIe path.
 
     Direct links (NVLink bridges) are counted per pair. On an NVSwitch system every GPU's links end
@@ -62,6 +71,6 @@ def topology(get: Callable[..., Any], handles: list[Any], devices: list[GpuDevic
     return {
         "labels": labels,
         "matrix": matrix,
-        "legend": TOPOLOGY_LEGEND,
-        "nvswitch": any(_switch_links(d) for d in devices),  # an all-to-all NVLink fabric through NVSwitches
+        "legend": dict(TOPOLOGY_LEGEND),
+        "nvswitch": any(_switch_links(d) for d in devices),
     }
