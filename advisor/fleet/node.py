@@ -86,8 +86,7 @@ def run_node(
                           cancel=cancel, peak=peak, adapters=None if installed else {})
     allreduce = None
     if options.preset is not None and not (cancel is not None and cancel.is_set()):
-        collective = node_allreduce(place, options.preset, options.allreduce, probe, cancel=cancel)
-        allreduce = None if collective is None else collective.to_json()
+        allreduce = node_allreduce(place, options.preset, options.allreduce, probe, cancel=cancel)
     assessment = assess(kb, resolved, probe=probe, bench=bench, seed=options.seed)
     return build_report(assessment, kb, probe=probe, bench=bench, profile_source=f"fleet node {place.node_index}",
                         identify=options.identify, hostname=place.node_name if options.identify else None,

@@ -33,6 +33,7 @@ from advisor.report_evidence import AllReduceShape, BenchShape, ProbeShape
 from advisor.scoring.engine import Assessment
 
 if TYPE_CHECKING:
+    from advisor.evidence.bench.collective_model import AllReduceReport
     from advisor.evidence.bench.results import BenchReport
     from advisor.evidence.probe import ProbeReport
 
@@ -69,11 +70,11 @@ def build_report(
     profile_source: str,
     identify: bool = False,
     hostname: str | None = None,
-    allreduce: dict[str, Any] | None = None,
+    allreduce: AllReduceReport | None = None,
 ) -> Report:
     """The report as the typed `Report`: exactly what its JSON text reads back as (`to_json_text`).
 
-    `allreduce` is a fleet node's all-reduce (`AllReduceReport.to_json()`), kept in the report's own section.
+    `allreduce` is a fleet node's all-reduce, kept in the report's own section.
     """
     r = assessment.resolved
     if identify and hostname is None:
@@ -81,9 +82,11 @@ def build_report(
     # The report file is an edge: the evidence is written as JSON here, and scrubbed unless --identify.
     probe_json = None if probe is None else probe.to_json()
     bench_json = None if bench is None else bench.to_json()
+    allreduce_json = None if allreduce is None else allreduce.to_json()
     if not identify:
         hostname = None
-        probe_json, bench_json, allreduce = anonymise(probe_json), anonymise(bench_json), anonymise(allreduce)
+        probe_json, bench_json = anonymise(probe_json), anonymise(bench_json)
+        allreduce_json = anonymise(allreduce_json)
     topsis_rank = {f: i + 1 for i, f in enumerate(assessment.topsis_order)}
     ranking = [
         RankingEntry(
@@ -110,7 +113,7 @@ def build_report(
         machine=_machine(probe, assessment.hardware, hostname),
         probe=None if probe_json is None else ProbeShape.model_validate(probe_json),
         benchmarks=None if bench_json is None else BenchShape.model_validate(bench_json),
-        allreduce=None if allreduce is None else AllReduceShape.model_validate(allreduce),
+        allreduce=None if allreduce_json is None else AllReduceShape.model_validate(allreduce_json),
         profile=ProfileSection(
             source=profile_source,
             scenario=r.scenario,
