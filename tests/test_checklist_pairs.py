@@ -11,11 +11,11 @@ import itertools
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from advisor.checklist import Checklist, build_checklist
+from advisor.evidence.probe import ProbeReport
 from advisor.knowledge.schema import Hardware
 
 FRAMEWORKS = ("pytorch", "jax", "tensorflow")
@@ -23,15 +23,15 @@ PAIRS = list(itertools.permutations(FRAMEWORKS, 2))
 
 
 @pytest.fixture(scope="module")
-def this_machine() -> dict[str, Any]:
+def this_machine() -> ProbeReport:
     """The fast probe of this machine (package metadata only: no framework is imported)."""
     from advisor.evidence.probe import run_probe
 
-    return dict(run_probe(fast=True).to_json())
+    return run_probe(fast=True)
 
 
 @pytest.fixture(scope="module")
-def checklists(kb, this_machine: dict[str, Any]) -> dict[tuple[str, str], Checklist]:  # type: ignore[no-untyped-def]
+def checklists(kb, this_machine: ProbeReport) -> dict[tuple[str, str], Checklist]:  # type: ignore[no-untyped-def]
     """The six checklists."""
     return {(src, dst): build_checklist(kb, dst, this_machine, from_framework=src) for src, dst in PAIRS}
 

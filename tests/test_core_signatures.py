@@ -35,6 +35,10 @@ EDGES = {
     "advisor/team/reading.py::current_framework_of": "a report file of any version",
     "advisor/team/reading.py::knowledge_version_of": "a report file of any version",
     "advisor/team/reading.py::machine_label": "a report file of any version",
+    "advisor/team/reading.py::probe_model_of": "a report file's probe section of any version, read into the model",
+    "advisor/team/reading.py::framework_status_of": "a report file's frameworks section, any version",
+    "advisor/team/reading.py::team_hardware_of": "a report file's profile section, any version",
+    "advisor/team/foreign_probe.py::lenient_probe": "a report file's probe JSON of any shape, read into the model",
     "advisor/team/sanity.py::report_identity": "a report file of any version",
     "advisor/fleet/allreduce_summary.py::read_section": "a node report file's allreduce section, any shape",
     "advisor/knowledge/verify/lister.py::list_files": "a package index's JSON answer",
@@ -43,18 +47,7 @@ EDGES = {
 
 #: Not converted yet (issue 21, "typed results"): each entry removed as its function takes a model. The test
 #: fails when one is converted and still listed, so this list only shrinks.
-NOT_YET = {
-    "advisor/checklist/build.py::build_checklist",
-    "advisor/checklist/install.py::backends_to_consider",
-    "advisor/checklist/machine.py::cuda_driver_version",
-    "advisor/checklist/machine.py::driver_version",
-    "advisor/checklist/machine.py::detect_backends",
-    "advisor/checklist/machine.py::python_version",
-    "advisor/checklist/machine.py::machine_summary",
-    "advisor/checklist/machine.py::machine_line",
-    "advisor/checklist/machine.py::team_hardware_of",
-    "advisor/team/merge.py::accelerator_verdict",
-}
+NOT_YET: set[str] = set()
 
 
 def _untyped_signatures() -> set[str]:

@@ -3,9 +3,9 @@
 The checklist is data first (frozen dataclasses, `to_json`), Markdown second (GitHub task lists).
 Item ids come from content keys (`install.cpu.jax`, `concept.autograd`, `pitfall.jax.prng_keys`),
 never from positions, so ticks stored by `advisor.progress` survive a regenerated checklist even
-when the knowledge base gains or loses entries. The probe is read as plain JSON (the
-`fwadvisor.probe/1` shape, see `advisor/evidence/probe.py`), defensively: a report from another
-version, or one with sections missing, yields "unknown" rather than an exception.
+when the knowledge base gains or loses entries. The probe is the `ProbeReport` model; a report file from
+another machine or version is read into it at its edge (`advisor.team.reading.probe_model_of`), where
+what it lacks becomes "unknown" rather than an exception.
 """
 
 from advisor.checklist.build import build_checklist
@@ -14,6 +14,7 @@ from advisor.checklist.machine import (
     DEVICE_NOUNS,
     HARDWARE_LABELS,
     Detected,
+    MachineSummary,
     cuda_driver_version,
     detect_backends,
     driver_version,
@@ -33,6 +34,7 @@ __all__ = [
     "ChecklistLink",
     "Detected",
     "Item",
+    "MachineSummary",
     "Need",
     "Section",
     "build_checklist",

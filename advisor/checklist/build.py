@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
-from typing import Any
+from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING
 
 from advisor.checklist.install import _install_section
 from advisor.checklist.machine import machine_summary
@@ -19,6 +19,9 @@ from advisor.errors import UsageError
 from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.schema import Hardware
 from advisor.sanitize import echo
+
+if TYPE_CHECKING:
+    from advisor.evidence.probe import ProbeReport
 
 
 def _check_ids(kb: KnowledgeBase, framework: str, from_framework: str | None, targets: Sequence[str]) -> None:
@@ -39,20 +42,19 @@ def _check_ids(kb: KnowledgeBase, framework: str, from_framework: str | None, ta
 def build_checklist(
     kb: KnowledgeBase,
     framework: str,
-    probe: Mapping[str, Any] | None,
+    probe: ProbeReport | None,
     *,
     from_framework: str | None = None,
     targets: Sequence[str] = (),
     must_run_on: Sequence[str | Hardware] = (),
     done: Collection[str] = (),
 ) -> Checklist:
-    """The checklist for `framework` on the machine `probe` describes (probe JSON; None = nothing known).
+    """The checklist for `framework` on the machine `probe` describes (None = nothing known).
 
     `must_run_on` (the profile's hard constraint) chooses the backend to install for, also when this
     machine lacks it. Raises `UsageError` for an unknown framework, former framework, target or hardware.
     """
     _check_ids(kb, framework, from_framework, targets)
-    probe = probe if isinstance(probe, Mapping) else {}
     fw = kb.frameworks[framework]
     src = kb.frameworks[from_framework] if from_framework else None
     warnings: list[str] = []
@@ -71,7 +73,7 @@ def build_checklist(
         Section("tooling", "Tooling", _tooling_section(kb, fw, targets)),
         Section("first_tasks", "First tasks", _tasks_section(kb, fw, src, backend, targets)),
     )
-    if not probe:
+    if probe is None:
         warnings.append("no probe of the machine was given: install lines assume a CPU-only machine")
     packs = kb.packs
     checklist = Checklist(

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from advisor.checklist.machine import (
     _PREFERENCE,
     HARDWARE_LABELS,
     Detected,
-    _get,
     cuda_driver_version,
     detect_backends,
     python_version,
@@ -18,6 +17,9 @@ from advisor.checklist.machine import (
 from advisor.checklist.model import Item, Need, _links, _sources
 from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.schema import Framework, Hardware, Support
+
+if TYPE_CHECKING:
+    from advisor.evidence.probe import ProbeReport
 
 _CUDA_IN_LINE = (re.compile(r"cuda[-_]?(\d{2})(?!\d)"), re.compile(r"\bcu(\d{2})\d\b"))
 
@@ -59,20 +61,19 @@ def _install_lines(fw: Framework, hw: Hardware) -> list[str]:
     return [line.strip() for line in entry.install.splitlines() if line.strip() and not line.strip().startswith("#")]
 
 
-def _installed_note(probe: Mapping[str, Any], framework: str) -> str:
-    entry = _get(probe, "frameworks", framework)
-    if not isinstance(entry, Mapping):
+def _installed_note(probe: ProbeReport | None, framework: str) -> str:
+    entry = None if probe is None else probe.frameworks.get(framework)
+    if entry is None:
         return ""
-    if entry.get("installed") and entry.get("version"):
-        dist = entry.get("distribution") or framework
-        accel = entry.get("accelerator_ok")
-        # `is` tests: a report is untrusted JSON, and an unhashable value must not reach a dict lookup.
+    if entry.installed and entry.version:
+        dist = entry.distribution or framework
+        accel = entry.accelerator_ok
         sees = "; it sees an accelerator" if accel is True else "; it sees no accelerator" if accel is False else ""
-        return f"Already installed here: {dist} {entry['version']}{sees}."
+        return f"Already installed here: {dist} {entry.version}{sees}."
     return ""
 
 
-def backends_to_consider(probe: Mapping[str, Any], must_run_on: Sequence[Hardware]) -> list[Detected]:
+def backends_to_consider(probe: ProbeReport | None, must_run_on: Sequence[Hardware]) -> list[Detected]:
     """The backends to install for, best first (the CPU last): this machine's, narrowed to the required ones.
 
     A team that must run on hardware this machine lacks (planning on a laptop for a TPU pod) gets
@@ -92,7 +93,7 @@ def backends_to_consider(probe: Mapping[str, Any], must_run_on: Sequence[Hardwar
 def _install_section(
     kb: KnowledgeBase,
     fw: Framework,
-    probe: Mapping[str, Any],
+    probe: ProbeReport | None,
     warnings: list[str],
     needs: list[Need],
     must_run_on: Sequence[Hardware] = (),

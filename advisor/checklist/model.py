@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urlsplit
 
-from advisor.checklist.machine import machine_line
+from advisor.checklist.machine import MachineSummary, machine_line
 from advisor.knowledge.schema import Hardware
 
 SCHEMA = "fwadvisor.checklist/1"
@@ -101,7 +101,7 @@ class Checklist:
     from_name: str | None
     targets: tuple[str, ...]
     backend: Hardware
-    machine: Mapping[str, Any]
+    machine: MachineSummary
     sections: tuple[Section, ...]
     needs: tuple[Need, ...] = ()
     warnings: tuple[str, ...] = ()

@@ -33,7 +33,7 @@ from advisor.knowledge.base import KnowledgeBase
 from advisor.privacy import RECORDED_ENV
 from advisor.profile import Profile
 from advisor.scoring.fleet import gpu_floor, team_fleet
-from advisor.team.reading import load_reports, probe_of, recommended_framework
+from advisor.team.reading import load_reports, probe_model_of, probe_of, recommended_framework
 
 #: A node whose figure is this much worse than the median of the other nodes of its type is named slow.
 SLOW_THRESHOLD_PCT = 20.0
@@ -117,7 +117,7 @@ def _figures(data: Mapping[str, Any]) -> tuple[dict[str, float], dict[str, tuple
 
 def _node(item: NodeInput, kb_frameworks: Sequence[str]) -> tuple[FleetNode, list[str], dict[str, tuple[str, bool]]]:
     probe = probe_of(item.data) or {}
-    machine = machine_summary(probe)
+    machine = machine_summary(probe_model_of(item.data))
     gpu, count, ccs = _gpus(probe)
     frameworks = {}
     for fid, entry in (probe.get("frameworks") or {}).items():

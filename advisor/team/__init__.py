@@ -24,12 +24,14 @@ from advisor.team.reading import (
     knowledge_version_of,
     load_reports,
     machine_label,
+    probe_model_of,
     probe_of,
     read_json_file,
     read_report,
     recommended_framework,
     report_warnings,
     targets_of,
+    team_hardware_of,
 )
 from advisor.team.summary import SCHEMA, LoadedReport, MachineEntry, Skipped, TeamSummary
 
@@ -48,10 +50,12 @@ __all__ = [
     "load_reports",
     "machine_label",
     "merge_reports",
+    "probe_model_of",
     "probe_of",
     "read_json_file",
     "read_report",
     "recommended_framework",
     "report_warnings",
     "targets_of",
+    "team_hardware_of",
 ]

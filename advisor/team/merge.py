@@ -5,51 +5,40 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from advisor.checklist import HARDWARE_LABELS, Checklist, build_checklist, detect_backends, machine_summary
 from advisor.errors import ReportError, UsageError
 from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.schema import Hardware
 from advisor.team.reading import (
+    FrameworkStatus,
     current_framework_of,
+    framework_status_of,
     knowledge_version_of,
     load_reports,
     machine_label,
-    probe_of,
+    probe_model_of,
     recommended_framework,
     targets_of,
 )
 from advisor.team.summary import LoadedReport, MachineEntry, TeamSummary
 
-
-def _framework_status(probe: Mapping[str, Any] | None, framework: str) -> dict[str, Any]:
-    frameworks = probe.get("frameworks") if isinstance(probe, Mapping) else None
-    entry = frameworks.get(framework) if isinstance(frameworks, Mapping) else None
-    if not isinstance(entry, Mapping):
-        return {"installed": None, "version": None, "outcome": None, "accelerator_ok": None, "devices": []}
-    raw_devices = entry.get("devices")
-    devices = raw_devices if isinstance(raw_devices, list) else []
-    return {
-        "installed": entry.get("installed") if isinstance(entry.get("installed"), bool) else None,
-        "version": entry.get("version"),
-        "outcome": entry.get("outcome"),
-        "accelerator_ok": entry.get("accelerator_ok") if isinstance(entry.get("accelerator_ok"), bool) else None,
-        "devices": [d for d in devices if isinstance(d, Mapping)],
-    }
+if TYPE_CHECKING:
+    from advisor.evidence.probe import ProbeReport
 
 
 def accelerator_verdict(
-    probe: Mapping[str, Any] | None, status: Mapping[str, Any], checklist: Checklist, framework_name: str
+    probe: ProbeReport | None, status: FrameworkStatus, checklist: Checklist, framework_name: str
 ) -> dict[str, str]:
     """Whether this machine can run the framework on an accelerator, and why: the team table's key row."""
-    if not probe:
+    if probe is None:
         return {"status": "unknown", "detail": "the report has no probe of the machine"}
     accels = [d for d in detect_backends(probe) if d.backend != Hardware.CPU]
-    if status.get("accelerator_ok") is True:
-        seen = [str(d.get("name") or d.get("kind")) for d in status.get("devices", []) if d.get("kind") != "cpu"]
+    if status["accelerator_ok"] is True:
+        seen = [str(d.get("name") or d.get("kind")) for d in status["devices"] if d.get("kind") != "cpu"]
         where = ", ".join(seen) or ", ".join(d.detail for d in accels) or "an accelerator"
-        return {"status": "yes", "detail": f"{framework_name} {status.get('version') or ''} already runs on {where}"}
+        return {"status": "yes", "detail": f"{framework_name} {status['version'] or ''} already runs on {where}"}
     if not accels:
         return {"status": "no", "detail": "no accelerator found: CPU only"}
     if checklist.backend == Hardware.CPU:
@@ -61,7 +50,7 @@ def accelerator_verdict(
             "status": "needs_upgrade",
             "detail": f"{label} present; upgrade the driver, then install the {label} build",
         }
-    if status.get("installed") is True:
+    if status["installed"] is True:
         return {
             "status": "after_install",
             "detail": f"{label} present, but the installed {framework_name} does not use it: "
@@ -149,18 +138,18 @@ def merge_reports(
     machines: list[MachineEntry] = []
     labels: Counter[str] = Counter()
     for report in loaded:
-        probe = probe_of(report.data)
+        probe = probe_model_of(report.data)
         label = machine_label(report.data, report.path)
         labels[label] += 1
         if labels[label] > 1:
             label = f"{label} ({labels[label]})"
         checklist = build_checklist(kb, fid, probe, from_framework=from_framework, targets=team_targets)
-        status = _framework_status(probe, fid)
+        status = framework_status_of(report.data, fid)
         machines.append(
             MachineEntry(
                 label=label,
                 path=report.path,
-                machine=machine_summary(probe or {}),
+                machine=machine_summary(probe),
                 framework_status=status,
                 accelerator=accelerator_verdict(probe, status, checklist, fw.name),
                 benchmarks=_benchmarks(report.data, fid),

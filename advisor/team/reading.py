@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from advisor import limits
 from advisor.errors import ReportError
@@ -13,6 +13,9 @@ from advisor.inputs import read_input_text
 from advisor.report import SCHEMA_VERSION
 from advisor.team.sanity import absurd_number, report_identity
 from advisor.team.summary import LoadedReport, Skipped
+
+if TYPE_CHECKING:
+    from advisor.evidence.probe import ProbeReport
 
 #: The report schema this fwadvisor writes; reports of another major version are read leniently, with a warning.
 REPORT_SCHEMA_VERSION = SCHEMA_VERSION
@@ -98,6 +101,58 @@ def probe_of(data: Mapping[str, Any]) -> Mapping[str, Any] | None:
         return data
     probe = data.get("probe")
     return probe if isinstance(probe, Mapping) else None
+
+
+def probe_model_of(data: Mapping[str, Any]) -> ProbeReport | None:
+    """The probe inside a report (or a bare probe) as the model, read leniently (`foreign_probe`); None if absent."""
+    from advisor.team.foreign_probe import lenient_probe
+
+    probe = probe_of(data)
+    return lenient_probe(probe) if probe else None  # an empty section knows nothing: as no probe
+
+
+class FrameworkStatus(TypedDict):
+    """One framework as a report's probe saw it; None where the file does not say (or says it oddly)."""
+
+    installed: bool | None
+    version: Any
+    outcome: Any
+    accelerator_ok: bool | None
+    devices: list[Mapping[str, Any]]
+
+
+def framework_status_of(data: Mapping[str, Any], framework: str) -> FrameworkStatus:
+    """Whether the report's machine has `framework` installed, its version, and whether it reached an accelerator."""
+    probe = probe_of(data)
+    frameworks = probe.get("frameworks") if probe is not None else None
+    entry = frameworks.get(framework) if isinstance(frameworks, Mapping) else None
+    if not isinstance(entry, Mapping):
+        return {"installed": None, "version": None, "outcome": None, "accelerator_ok": None, "devices": []}
+    raw_devices = entry.get("devices")
+    devices = raw_devices if isinstance(raw_devices, list) else []
+    return {
+        "installed": entry.get("installed") if isinstance(entry.get("installed"), bool) else None,
+        "version": entry.get("version"),
+        "outcome": entry.get("outcome"),
+        "accelerator_ok": entry.get("accelerator_ok") if isinstance(entry.get("accelerator_ok"), bool) else None,
+        "devices": [d for d in devices if isinstance(d, Mapping)],
+    }
+
+
+def team_hardware_of(data: Mapping[str, Any]) -> list[str]:
+    """The hardware ids a saved report's profile must run on: `must_run_on`, then its fleet's."""
+    from advisor.knowledge.schema import Hardware
+
+    known = {hw.value for hw in Hardware}
+    profile = data.get("profile")
+    constraints = profile.get("constraints") if isinstance(profile, Mapping) else None
+    as_written = profile.get("as_written") if isinstance(profile, Mapping) else None
+    required = constraints.get("must_run_on") if isinstance(constraints, Mapping) else None
+    fleet = as_written.get("fleet") if isinstance(as_written, Mapping) else None
+    out = [h for h in required if isinstance(h, str)] if isinstance(required, list) else []
+    if isinstance(fleet, list):
+        out += [str(e.get("hardware")) for e in fleet if isinstance(e, Mapping) and isinstance(e.get("hardware"), str)]
+    return [h for h in dict.fromkeys(out) if h in known]
 
 
 def recommended_framework(data: Mapping[str, Any]) -> str | None:

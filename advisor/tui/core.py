@@ -305,9 +305,11 @@ def checklist(
 ) -> Any:
     """The onboarding checklist for `framework` on the probed machine (or the hardware the team must run on)."""
     fn = _attr("advisor.checklist", "build_checklist")
+    lenient_probe = _attr("advisor.team.foreign_probe", "lenient_probe")
     done = progress_done(framework, current)
     return fn(
-        kb, framework, probe, from_framework=current, targets=list(targets), must_run_on=list(must_run_on), done=done
+        kb, framework, lenient_probe(probe) if probe else None, from_framework=current, targets=list(targets),
+        must_run_on=list(must_run_on), done=done,
     )
 
 

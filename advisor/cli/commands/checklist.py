@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from advisor.sanitize import echo
+
+if TYPE_CHECKING:
+    from advisor.evidence.probe import ProbeReport
 
 HELP = "onboarding checklist for a chosen framework, fitted to this machine (tick items with --done ID)"
 
@@ -44,7 +47,7 @@ def _warn(text: str) -> None:
     warn(text)
 
 
-def _probe_here(framework: str | None, kb: Any) -> dict[str, Any]:
+def _probe_here(framework: str | None, kb: Any) -> ProbeReport:
     # Deferred: the probe pulls in psutil/cpuinfo/NVML, needed only when no report is given.
     from advisor.cli.output import console
     from advisor.evidence.probe import run_probe
@@ -54,7 +57,7 @@ def _probe_here(framework: str | None, kb: Any) -> dict[str, Any]:
     frameworks = [framework] if framework in adapters() else None
     with console(stderr=True).status("Probing this machine (fast)..."):
         report = run_probe(fast=True, frameworks=frameworks, kb=kb)
-    return dict(report.to_json())
+    return report
 
 
 def _unknown(item_id: str, known: list[str]) -> Exception:
@@ -70,12 +73,18 @@ def _unknown(item_id: str, known: list[str]) -> Exception:
 def run(args: argparse.Namespace) -> int:
     """Build the checklist, apply --done/--undo, and print or write it."""
     from advisor.checklist import build_checklist
-    from advisor.checklist.machine import team_hardware_of
     from advisor.cli.output import note
     from advisor.errors import UsageError
     from advisor.knowledge import load_knowledge
     from advisor.progress import ProgressStore
-    from advisor.team import current_framework_of, probe_of, read_report, recommended_framework, targets_of
+    from advisor.team import (
+        current_framework_of,
+        probe_model_of,
+        read_report,
+        recommended_framework,
+        targets_of,
+        team_hardware_of,
+    )
 
     kb = load_knowledge(args.kb)
     framework: str | None = args.framework
@@ -86,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         data, warnings = read_report(args.report)
         for w in warnings:
             _warn(f"{args.report}: {w}")
-        probe = probe_of(data)
+        probe = probe_model_of(data)
         if framework is None:
             framework = recommended_framework(data)
             if framework is None:

@@ -84,7 +84,7 @@ class CpuInfo:
     arch: str
     physical_cores: int | None
     logical_cores: int | None
-    usable_cores: int  # affinity and cgroup quota applied, rounded up
+    usable_cores: int | None  # affinity and cgroup quota applied, rounded up; None: not known (a foreign file)
     affinity_cores: int | None
     cgroup_quota_cpus: float | None
     usable_physical_cores: int | None  # physical cores among the CPUs in the affinity set
@@ -281,8 +281,8 @@ def estimate_peak(info: CpuInfo, system: str | None = None) -> PeakEstimate | No
             break
     if not clock_mhz:
         return None
-    cores: float = float(info.usable_physical_cores or info.physical_cores or info.usable_cores)
-    cores = min(cores, float(info.usable_cores))
+    cores: float = float(info.usable_physical_cores or info.physical_cores or info.usable_cores or 1)
+    cores = min(cores, float(info.usable_cores or cores))
     if info.cgroup_quota_cpus:
         cores = min(cores, info.cgroup_quota_cpus)
     bits, units, notes = _vector_plan(info, system)
