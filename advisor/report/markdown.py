@@ -34,11 +34,11 @@ def recommendation_lines(report: Report) -> list[str]:
         out += [md(gap.statement), ""]
         cost = gap.cost
         if cost:
-            lo, hi = cost["effort_engineer_months"]
+            lo, hi = cost.effort
             out += [
-                f"- Effort: {lo:.0f}-{hi:.0f} engineer-months; {cost['team_size']} engineers"
-                + (" (assumed)" if cost["team_size_assumed"] else "")
-                + f" over {cost['horizon_months']:g} months",
+                f"- Effort: {lo:.0f}-{hi:.0f} engineer-months; {cost.team_size} engineers"
+                + (" (assumed)" if cost.team_size_assumed else "")
+                + f" over {cost.horizon_months:g} months",
                 "- Break-even share of capacity: "
                 + (f"{100 * gap.break_even_share:.0f}%" if gap.break_even_share is not None else "none"),
             ]

@@ -14,9 +14,10 @@ import dataclasses
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
+from pydantic import Field
 
 from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.freshness import stale_facts
@@ -24,6 +25,7 @@ from advisor.profile import AhpResult, resolve_profile
 from advisor.scoring.constraints import Exclusion, apply_constraints, check_constraints
 from advisor.scoring.engine import Assessment, assess
 from advisor.scoring.fleet import team_fleet
+from advisor.scoring.result import FrozenResult
 from advisor.scoring.sensitivity import DEFAULT_DRAWS
 from advisor.team.aggregate import kendall_w, normalized, ranks_of, team_weights
 from advisor.team.fragility import FRAGILE_CHANGE, Fragility, analyse_fragility
@@ -56,21 +58,16 @@ class MemberView:
         return self.assessment.ranking[0].framework if self.assessment.ranking else None
 
 
-@dataclass(frozen=True)
-class Disagreement:
+class Disagreement(FrozenResult):
     """A criterion the members weigh differently: the spread of their shares, and who is at each end."""
 
     criterion: str
     name: str
-    spread: float
+    spread: float = Field(ge=0, le=1)
     low: float
     low_members: list[str]
     high: float
     high_members: list[str]
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON form."""
-        return dataclasses.asdict(self)
 
 
 @dataclass
@@ -118,7 +115,11 @@ def team_candidates(
             hard[fid] += check_constraints(kb, fid, kb.policies[pid].constraints, f"policy {pid!r}")
     candidates = [fid for fid in kb.frameworks if not hard[fid] and not soft[fid]]
     exclusions = [
-        Exclusion(fid, list(dict.fromkeys(hard[fid] + soft[fid])), "constraint" if hard[fid] else "not_considered")
+        Exclusion(
+            framework=fid,
+            kind="constraint" if hard[fid] else "not_considered",
+            reasons=list(dict.fromkeys(hard[fid] + soft[fid])),
+        )
         for fid in kb.frameworks
         if hard[fid] or soft[fid]
     ]
@@ -136,13 +137,13 @@ def _disagreements(kb: KnowledgeBase, members: Sequence[Member], top: int = 3) -
             continue
         out.append(
             Disagreement(
-                cid,
-                crit.name,
-                hi - lo,
-                lo,
-                [k for k, v in shares.items() if v - lo < 1e-9],
-                hi,
-                [k for k, v in shares.items() if hi - v < 1e-9],
+                criterion=cid,
+                name=crit.name,
+                spread=hi - lo,
+                low=lo,
+                low_members=[k for k, v in shares.items() if v - lo < 1e-9],
+                high=hi,
+                high_members=[k for k, v in shares.items() if hi - v < 1e-9],
             )
         )
     out.sort(key=lambda d: -d.spread)
@@ -270,7 +271,7 @@ def decide(
     frag = (
         analyse_fragility(x, names, criteria, members, lambda done: report(DecideStep.FRAGILITY, done))
         if names
-        else Fragility("none", [], [], {})
+        else Fragility(verdict="none")
     )
     frag.statement = _statement(kb, frag, winner, team.sensitivity.verdict if team.sensitivity else None)
     if len(members) == 1:

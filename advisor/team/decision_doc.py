@@ -15,8 +15,6 @@ from advisor.team.decision_schema import (
     AggregationSection,
     AijSection,
     ConsensusSection,
-    DisagreementModel,
-    FragilitySection,
     LeftOutSection,
     MemberRank,
     MemberSection,
@@ -110,8 +108,8 @@ def to_document(
             agreeing=decision.agreeing,
             disagreeing={v.member.label: v.winner for v in decision.members if winner and v.winner != winner},
         ),
-        disagreements=[DisagreementModel(**d.to_json()) for d in decision.disagreements],
-        fragility=FragilitySection(**decision.fragility.to_json()),
+        disagreements=decision.disagreements,
+        fragility=decision.fragility,
         warnings=[
             TeamWarningModel(
                 code=w.code,

@@ -11,7 +11,8 @@ from rich.text import Text
 from advisor.scoring.explain import evidence_label, parts_text
 
 if TYPE_CHECKING:  # only for types: the core is imported through advisor.tui.core
-    from advisor.report.models import RankingEntry, Report, WarningModel
+    from advisor.report.models import RankingEntry, Report
+    from advisor.scoring.engine import AssessmentWarning
 
 #: Decimals of the breakdown's contributions and total, the same for both so that they add up on screen.
 DIGITS = 2
@@ -39,7 +40,7 @@ def sensitivity_sentence(report: Report, criteria_names: dict[str, str], change:
     return " ".join(parts)
 
 
-def warning_text(warning: WarningModel) -> str:
+def warning_text(warning: AssessmentWarning) -> str:
     """A report warning as a sentence: its message, prefixed by the framework it is about."""
     message = warning.message or warning.code
     if warning.framework and not message.startswith(f"{warning.framework}:"):
