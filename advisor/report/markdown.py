@@ -6,6 +6,7 @@ import json
 
 from advisor.report.markdown_summary import change_text, summary_lines
 from advisor.report.models import Report
+from advisor.report.words import warning_sentence
 from advisor.sanitize import markdown_text as md
 from advisor.sanitize import printable
 from advisor.scoring.explain import display_parts, evidence_label, parts_text
@@ -117,7 +118,7 @@ def exclusion_lines(report: Report) -> list[str]:
 
 def warning_lines(report: Report) -> list[str]:
     """Each warning with its code."""
-    return [f"- \\[{md(w.code)}\\] {md(w.message)}" for w in report.warnings]
+    return [f"- \\[{md(w.code)}\\] {md(warning_sentence(w))}" for w in report.warnings]
 
 
 def machine_lines(report: Report) -> list[str]:

@@ -51,7 +51,7 @@ class AssessmentWarning(Result):
     """Something to know before trusting the result."""
 
     code: str  # stale_fact, benchmark_spread, benchmark_outlier, bench_failure, import_failure, hardware, ...
-    message: str
+    message: str  # never names `framework` first: the edge puts it there (`advisor.report.words`)
     framework: str | None = None
     fact: str | None = None  # stale_fact: the fact's id (e.g. "jax.scores.performance")
     as_of: str | None = None  # stale_fact: the fact's as-of date (ISO)
@@ -104,19 +104,19 @@ def _probe_warnings(probe: ProbeReport | None, present: dict[Hardware, str], out
     accels = [hw for hw in present if hw is not Hardware.CPU]
     for fid, entry in probe.frameworks.items():
         if entry.outcome in _FAILED:
-            out.append(_warning("import_failure", f"{fid}: probe {entry.outcome}: {entry.error or 'no detail'}", fid))
+            out.append(_warning("import_failure", f"probe {entry.outcome}: {entry.error or 'no detail'}", fid))
         if accels and entry.installed and entry.accelerator_ok is False:
             out.append(
                 _warning(
                     "hardware",
-                    f"{fid} is installed but its build does not use the accelerator here "
+                    "installed, but its build does not use the accelerator here "
                     f"({', '.join(hw.value for hw in accels)}); a CPU-only wheel?",
                     fid,
                 )
             )
     for req in probe.requirements:
         if req.ok is False:
-            out.append(_warning("hardware", f"{req.framework}: {req.check}: {req.detail}", req.framework))
+            out.append(_warning("hardware", f"{req.check}: {req.detail}", req.framework))
 
 
 def assess(
@@ -161,7 +161,7 @@ def assess(
         if floor is not None:
             floors[fid] = floor
             notes.append(Note(NoteCode.GPU_FLOOR, floor.message))
-            warnings.append(_warning("hardware", f"{fid}: {floor.message}", fid))
+            warnings.append(_warning("hardware", floor.message, fid))
         if python := python_finding(kb, fid, resolved.profile):
             notes.append(Note(NoteCode.PYTHON_VERSION, python))
             warnings.append(_warning("python_version", python, fid))
@@ -263,8 +263,8 @@ def assess(
     weighted = {c for c in criteria if norm[c] > 0}
     for stale in stale_facts(kb, today) if known_stale is None else known_stale:
         if stale.framework in cons.candidates and (stale.kind != "score" or stale.subject in weighted):
-            text = (f"{stale.framework}: {stale.subject} ({stale.as_of.isoformat()}) is past its "
-                    f"{stale.review_days}-day review interval [{stale.id}]")
+            text = (f"{stale.subject} ({stale.as_of.isoformat()}) is past its {stale.review_days}-day review "
+                    f"interval [{stale.id}]")
             warnings.append(_warning("stale_fact", text, stale.framework, stale.id, stale.as_of.isoformat()))
     for fid, text in ev.implausible_gaps(ratios):
         warnings.append(_warning("benchmark_outlier", text, fid))
@@ -276,7 +276,7 @@ def assess(
         if f.outcome == "skipped":  # a preset's deliberate choice, not a failure
             continue
         warnings.append(
-            _warning("bench_failure", f"{f.framework}/{f.device}/{f.benchmark}: {f.outcome}: {f.error}", f.framework)
+            _warning("bench_failure", f"{f.device}/{f.benchmark}: {f.outcome}: {f.error}", f.framework)
         )
     _probe_warnings(probe, present, warnings)
     # An excluded framework is out of the advice: a warning about it (its Python, its install) would only mislead.

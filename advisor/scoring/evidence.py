@@ -403,7 +403,7 @@ def implausible_gaps(ratios: Mapping[str, list[Ratio]]) -> list[tuple[str, str]]
             out.append(
                 (
                     fid,
-                    f"{fid}: implausibly far behind the best framework ({items} of its throughput); "
+                    f"implausibly far behind the best framework ({items} of its throughput); "
                     f"counted as {100 * RATIO_FLOOR:.0f}% - check the measurement (other load, thread settings)",
                 )
             )
@@ -428,7 +428,7 @@ def spread_warnings(bench: BenchReport | None) -> list[tuple[str, str]]:
     return [
         (
             fid,
-            f"{fid}: {len(items)} of {total[fid]} measurements have a wide spread (IQR/median) or too few "
+            f"{len(items)} of {total[fid]} measurements have a wide spread (IQR/median) or too few "
             f"samples: {', '.join(items)}; close other programs or use a longer preset",
         )
         for fid, items in noisy.items()

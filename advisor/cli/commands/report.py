@@ -181,6 +181,7 @@ def summary(report: Report) -> None:
     from advisor.cli.output import cell, styled
     from advisor.cli.output import console as make_console
     from advisor.report.sensitivity_text import advice_change_line
+    from advisor.report.words import warning_sentence
 
     console = make_console()
     rec = report.recommendation
@@ -222,4 +223,4 @@ def summary(report: Report) -> None:
         if x.kind == "constraint":
             console.print(styled(("excluded", "yellow"), f" {cell(x.framework)}: {cell('; '.join(x.reasons))}"))
     for w in report.warnings:
-        console.print(styled(("warning", "yellow"), f" {cell('[' + w.code + ']')} {cell(w.message)}"))
+        console.print(styled(("warning", "yellow"), f" {cell('[' + w.code + ']')} {cell(warning_sentence(w))}"))

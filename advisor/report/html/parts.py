@@ -11,6 +11,7 @@ from advisor.report.html import charts
 from advisor.report.html.markup import Cell, Child, Safe, el, join, table
 from advisor.report.html.page import chart_block, section
 from advisor.report.models import RankingEntry
+from advisor.report.words import warning_sentence
 from advisor.report_evidence import BenchShape
 from advisor.scoring.advice import Recommendation
 from advisor.scoring.constraints import Exclusion
@@ -188,7 +189,7 @@ def notes(exclusions: Sequence[Exclusion], warnings: Sequence[AssessmentWarning]
         "Left out and warnings",
         table(["Framework", "Why left out"], [[tx(x.framework), tx("; ".join(x.reasons))] for x in exclusions])
         if exclusions else None,
-        el("ul", [el("li", el("code", tx(w.code)), " ", tx(w.message), class_="warn") for w in warnings])
+        el("ul", [el("li", el("code", tx(w.code)), " ", tx(warning_sentence(w)), class_="warn") for w in warnings])
         if warnings else None,
         id_="notes",
     )
