@@ -208,7 +208,8 @@ def decide(
     known_stale = stale_facts(kb, today)
     criteria = list(kb.criteria)
     warnings = [
-        TeamWarning(TeamWarningCode.MEMBER_LEFT_OUT, f"{x.path}: left out: {x.reason}", member=x.path) for x in left_out
+        TeamWarning(code=TeamWarningCode.MEMBER_LEFT_OUT, message=f"{x.path}: left out: {x.reason}", member=x.path)
+        for x in left_out
     ]
     pairwise = [m for m in members if m.kind == "pairwise"]
     individuals = [m for m in members if m.kind == "weights"]
@@ -216,16 +217,16 @@ def decide(
     if pairwise and group is None:
         warnings.append(
             TeamWarning(
-                TeamWarningCode.NO_GROUP_MATRIX,
-                "the pairwise members' judgements, pooled, do not link every criterion they name: "
+                code=TeamWarningCode.NO_GROUP_MATRIX,
+                message="the pairwise members' judgements, pooled, do not link every criterion they name: "
                 "no group matrix exists, so each pairwise member's own weights are averaged (AIP) instead",
             )
         )
     if group is not None and group.consistency_ratio is not None and group.consistency_ratio > 0.10:
         warnings.append(
             TeamWarning(
-                TeamWarningCode.GROUP_INCONSISTENT,
-                f"the pairwise members' combined judgements are inconsistent (consistency ratio "
+                code=TeamWarningCode.GROUP_INCONSISTENT,
+                message=f"the pairwise members' combined judgements are inconsistent (consistency ratio "
                 f"{group.consistency_ratio:.2f} > 0.10): they disagree with each other, not only within themselves",
             )
         )
@@ -233,7 +234,8 @@ def decide(
     weights = normalized({c: (w if w >= MIN_SHARE else 0.0) for c, w in weights.items()})
     for m in members:
         warnings += [
-            TeamWarning(TeamWarningCode.MEMBER_PROFILE, f"{m.label}: {w}", member=m.label) for w in m.resolved.warnings
+            TeamWarning(code=TeamWarningCode.MEMBER_PROFILE, message=f"{m.label}: {w}", member=m.label)
+            for w in m.resolved.warnings
         ]
     profile = team_profile([m.resolved for m in members], weights, warnings)
     # One member: their profile as written, so resolved exactly as `report` resolves it.
@@ -276,7 +278,9 @@ def decide(
     frag.statement = _statement(kb, frag, winner, team.sensitivity.verdict if team.sensitivity else None)
     if len(members) == 1:
         warnings.append(
-            TeamWarning(TeamWarningCode.TEAM_OF_ONE, "a team of one: the team's answer is that member's own")
+            TeamWarning(
+                code=TeamWarningCode.TEAM_OF_ONE, message="a team of one: the team's answer is that member's own"
+            )
         )
     return TeamDecision(
         members=views,

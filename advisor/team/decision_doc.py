@@ -20,7 +20,6 @@ from advisor.team.decision_schema import (
     MemberSection,
     TeamDecisionDoc,
     TeamSection,
-    TeamWarningModel,
 )
 
 if TYPE_CHECKING:
@@ -110,13 +109,9 @@ def to_document(
         ),
         disagreements=decision.disagreements,
         fragility=decision.fragility,
+        # The one change on the way out: paths in the words and the member name the home folder, scrubbed.
         warnings=[
-            TeamWarningModel(
-                code=w.code,
-                message=_path(w.message),
-                field=w.field,
-                member=None if w.member is None else _path(w.member),
-            )
+            w.model_copy(update={"message": _path(w.message), "member": None if w.member is None else _path(w.member)})
             for w in decision.warnings
         ],
     )

@@ -26,7 +26,7 @@ from advisor.scoring.engine import AssessmentWarning
 from advisor.scoring.sensitivity import Sensitivity
 from advisor.team.decide import Disagreement
 from advisor.team.fragility import Fragility
-from advisor.team.warnings import TeamWarningCode
+from advisor.team.warnings import TeamWarning
 
 SCHEMA_VERSION: Literal["2.0"] = "2.0"
 SCHEMA_ID = "https://fwadvisor.invalid/schemas/team-decision-2.0.json"
@@ -106,15 +106,6 @@ class ConsensusSection(_M):
     disagreeing: dict[str, str | None] = Field(description="member -> their own winner, where it is not the team's")
 
 
-class TeamWarningModel(_M):
-    """Something to know about the team decision: a code to decide on, and the sentence to read."""
-
-    code: TeamWarningCode
-    message: str
-    field: str | None = Field(default=None, description="members_differ: the profile field, e.g. team.size")
-    member: str | None = Field(default=None, description="the member (label, or file when left out) it is about")
-
-
 class TeamSection(_M):
     """The team's answer: the scoring engine's ranking, breakdown and sensitivity for the aggregated weights."""
 
@@ -145,7 +136,7 @@ class TeamDecisionDoc(_M):
     consensus: ConsensusSection
     disagreements: list[Disagreement]
     fragility: Fragility
-    warnings: list[TeamWarningModel]
+    warnings: list[TeamWarning]
 
 
 def decision_schema() -> dict[str, Any]:
