@@ -6,6 +6,7 @@ import dataclasses
 import datetime as dt
 import html
 
+import pytest
 from _scoring_support import bench_fixture, load_small_kb, probe_fixture
 
 from advisor.evidence.bench.results import BenchFailure
@@ -46,3 +47,22 @@ def test_every_shell_words_a_warning_the_same() -> None:
         assert warning_text(w) == said  # the TUI
         assert markdown_text(said) in md
         assert said in page
+
+
+def test_the_cli_summary_says_measured_from_the_status_code_not_its_words(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from advisor.cli.commands.report import summary
+
+    monkeypatch.setenv("COLUMNS", "200")
+    report = _report()
+    measured = [e for e in report.ranking if e.status_code == "measured"]
+    assert measured, "the bench fixture measures at least one framework"
+    # The words of the status are free to change (a translation, a reworded sentence): the column follows the code.
+    reworded = report.model_copy(
+        update={"ranking": [e.model_copy(update={"status": "gemessen"}) for e in report.ranking]}
+    )
+    summary(reworded)
+    rows = {line.split("│")[2].strip(): line for line in capsys.readouterr().out.splitlines() if line.count("│") > 3}
+    for e in measured:
+        assert "measured" in rows[e.name], rows

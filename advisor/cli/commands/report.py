@@ -200,7 +200,8 @@ def summary(report: Report) -> None:
         table.add_column(col, justify=just, overflow="fold")  # type: ignore[arg-type]
     for e in report.ranking:
         top = sorted(e.contributions, key=lambda c: -c.contribution)[:2]
-        evidence = "measured" if e.status == "measured here" else ("installed" if e.installed else "knowledge only")
+        # Decided on the status code, never on its words (a report from before codes shows "installed"/"knowledge").
+        evidence = "measured" if e.status_code == "measured" else ("installed" if e.installed else "knowledge only")
         table.add_row(
             str(e.rank),
             cell(e.name),
