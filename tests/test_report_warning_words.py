@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import html
+from pathlib import Path
 
 import pytest
 from _scoring_support import bench_fixture, load_small_kb, probe_fixture
@@ -66,3 +67,24 @@ def test_the_cli_summary_says_measured_from_the_status_code_not_its_words(
     rows = {line.split("│")[2].strip(): line for line in capsys.readouterr().out.splitlines() if line.count("│") > 3}
     for e in measured:
         assert "measured" in rows[e.name], rows
+
+
+def test_a_team_warning_names_its_member_once_in_every_page(tmp_path: Path) -> None:
+    from advisor.report.html.decision_page import decision_html
+    from advisor.report.words import team_warning_sentence
+    from advisor.team.decision_markdown import to_markdown_decision
+    from advisor.team.session import decide_files
+    from advisor.team.warnings import TeamWarningCode
+
+    kb = load_small_kb()
+    good, bad = tmp_path / "ana.yaml", tmp_path / "bad.yaml"
+    good.write_text("member: ana\nweights: {performance: 5}\n")
+    bad.write_text("weights: [not, a, mapping]\n")
+    doc = decide_files(kb, [good, bad], probe=None, bench=None, evidence="none").document
+    about = [w for w in doc.warnings if w.member]
+    assert {TeamWarningCode.MEMBER_LEFT_OUT} <= {w.code for w in about}
+    md, page = to_markdown_decision(doc), html.unescape(decision_html(doc, identify=True))
+    for w in about:
+        assert not w.message.startswith(f"{w.member}:"), w  # the member is a field; the words do not repeat it
+        said = team_warning_sentence(w)
+        assert said.startswith(f"{w.member}: ") and markdown_text(said) in md and said in page

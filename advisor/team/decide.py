@@ -208,7 +208,7 @@ def decide(
     known_stale = stale_facts(kb, today)
     criteria = list(kb.criteria)
     warnings = [
-        TeamWarning(code=TeamWarningCode.MEMBER_LEFT_OUT, message=f"{x.path}: left out: {x.reason}", member=x.path)
+        TeamWarning(code=TeamWarningCode.MEMBER_LEFT_OUT, message=f"left out: {x.reason}", member=x.path)
         for x in left_out
     ]
     pairwise = [m for m in members if m.kind == "pairwise"]
@@ -234,7 +234,7 @@ def decide(
     weights = normalized({c: (w if w >= MIN_SHARE else 0.0) for c, w in weights.items()})
     for m in members:
         warnings += [
-            TeamWarning(code=TeamWarningCode.MEMBER_PROFILE, message=f"{m.label}: {w}", member=m.label)
+            TeamWarning(code=TeamWarningCode.MEMBER_PROFILE, message=w, member=m.label)
             for w in m.resolved.warnings
         ]
     profile = team_profile([m.resolved for m in members], weights, warnings)

@@ -24,6 +24,6 @@ class TeamWarning(FrozenResult):
     """Something to know about the team decision: a code to decide on, and the sentence to read."""
 
     code: TeamWarningCode
-    message: str
+    message: str  # never names `member` first: the edge puts it there (`advisor.report.words`)
     field: str | None = Field(default=None, description="members_differ: the profile field, e.g. team.size")
     member: str | None = Field(default=None, description="the member (label, or file when left out) it is about")
