@@ -71,7 +71,7 @@ def test_the_named_weight_gives_the_named_advice(kb: Any, path: Path) -> None:
 def test_a_change_the_stay_rule_overrules_is_not_named(kb: Any) -> None:
     a = _assess(kb, BIG_TF_TEAM)
     assert (a.recommendation.decision, a.recommendation.framework) == ("stay", "tensorflow")
-    ranking_flip = a.sensitivity.smallest
+    ranking_flip = a.sensitivity.smallest_change
     assert ranking_flip is not None and ranking_flip.new_winner == "pytorch"
     # At the ranking's threshold PyTorch does rank first, and the break-even still says stay.
     there = _assess(kb, _with_weight(BIG_TF_TEAM, a.resolved.weights, ranking_flip.criterion, ranking_flip.value))

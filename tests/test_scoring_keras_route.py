@@ -71,13 +71,13 @@ def test_the_break_even_uses_the_route_and_the_advice_names_it(kb) -> None:  # t
     assert rewrite.break_even.challenger == keras.break_even.challenger == "pytorch"
     # The same challenger: at rewrite cost the move does not pay, by the Keras 3 route it does.
     assert rewrite.recommendation.decision == "stay" and keras.recommendation.decision == "move"
-    assert keras.break_even.share is not None and rewrite.break_even.share is not None
-    assert keras.break_even.share < rewrite.break_even.share
+    assert keras.break_even.capacity_share is not None and rewrite.break_even.capacity_share is not None
+    assert keras.break_even.capacity_share < rewrite.break_even.capacity_share
     assert keras.break_even.cost is not None and keras.break_even.cost.pairs[0].route is not None
     assert "Keras 3 on the PyTorch backend" in keras.break_even.statement
     # Uncosted, the advice names the route and the one field that costs it.
     named = [s for s in rewrite.recommendation.next_steps if "Keras 3 on the PyTorch backend" in s]
     assert named and "codebase.keras_share" in named[0]
     # The route travels as a code with its parameters.
-    route = keras.migration["pytorch"].to_json()["pairs"][0]["route"]
+    route = keras.migration["pytorch"].model_dump(mode="json")["pairs"][0]["route"]
     assert route["code"] == "keras3_backend" and route["share"] == 0.9 and route["backend"] == "pytorch"

@@ -164,14 +164,14 @@ def test_close_totals_are_a_tie_and_clear_leads_are_clear() -> None:
     near = np.array([[4.0, 3.0], [3.0, 3.9]])  # a leads by 0.05 at equal weights; perturbations flip it often
     s = analyse(near, [1, 1], ["a", "b"], ["c1", "c2"], draws=300)
     assert s.winner == "a" and s.gap == pytest.approx(0.05) and s.verdict == "tie"
-    assert s.win_share["b"] >= 0.2
+    assert s.monte_carlo.win_share["b"] >= 0.2
     far = np.array([[5.0, 5.0], [1.0, 2.0]])
     s = analyse(far, [1, 1], ["a", "b"], ["c1", "c2"], draws=300)
-    assert s.verdict == "clear" and s.win_share["a"] == 1.0 and s.tied_with == []
+    assert s.verdict == "clear" and s.monte_carlo.win_share["a"] == 1.0 and s.tied_with == []
     gap = np.array([[3.0, 3.0], [3.0, 2.9]])  # lead 0.05 < TIE_GAP even though a always wins
     assert 0.05 < TIE_GAP
     s = analyse(gap, [1, 1], ["a", "b"], ["c1", "c2"], draws=300)
-    assert s.win_share["a"] == 1.0 and s.verdict == "tie"
+    assert s.monte_carlo.win_share["a"] == 1.0 and s.verdict == "tie"
 
 
 def test_single_candidate() -> None:

@@ -96,7 +96,8 @@ def test_stay_is_the_default_and_the_break_even_is_stated(small) -> None:  # typ
         next(b.total for b in a.ranking if b.framework == gap.challenger)
         - next(b.total for b in a.ranking if b.framework == "tensorflow")
     )
-    assert gap.share is not None and gap.value_move == pytest.approx(max(0.0, 1 - gap.share) * gap.benefit_challenger)
+    assert gap.capacity_share is not None
+    assert gap.value_move == pytest.approx(max(0.0, 1 - gap.capacity_share) * gap.benefit_challenger)
     assert "engineer-months" in gap.statement
     if not gap.pays:
         assert a.recommendation.framework == "tensorflow" and a.recommendation.decision == "stay"

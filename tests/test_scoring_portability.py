@@ -43,7 +43,7 @@ def _expected_portability(kb: Any, fid: str, team_vendor: str) -> float:
 
 
 def _parts(contribution: Any) -> dict[str, Any]:
-    return {p.code.value: p for p in contribution.parts}
+    return {p.code: p for p in contribution.parts}
 
 
 def test_equal_fit_on_the_team_hardware_but_the_portable_framework_scores_higher_on_vendor_risk(kb: Any) -> None:

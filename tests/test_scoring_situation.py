@@ -167,8 +167,8 @@ def test_any_situation_decomposes_exactly_and_the_decision_follows_its_rule(  # 
         assert gap.value_move is None or gap.value_move - stay >= gap.margin
     else:
         assert rec.decision == "stay" and rec.framework in current
-    if gap.max_share is not None and gap.cost is not None:
-        assert gap.max_effort == pytest.approx(gap.max_share * gap.cost.capacity)
+    if gap.break_even_share is not None and gap.cost is not None:
+        assert gap.break_even_effort_engineer_months == pytest.approx(gap.break_even_share * gap.cost.capacity)
 
 
 def test_an_excluded_incumbent_forces_a_costed_move(kb) -> None:  # type: ignore[no-untyped-def]

@@ -72,7 +72,7 @@ def test_breadth_elsewhere_no_longer_counts_on_the_team_hardware(kb: Any) -> Non
     assert fit["pytorch"].score == fit["tensorflow"].score == 5.0
     # The breadth is not lost: it is scored as portability, a part of governance and vendor risk.
     result = _assess(kb, "weights: {governance: 5}\nconstraints: {must_run_on: [nvidia_cuda]}\n", probe_fixture())
-    port = {b.framework: next(p.score for c in b.contributions for p in c.parts if p.code.value == "portability")
+    port = {b.framework: next(p.score for c in b.contributions for p in c.parts if p.code == "portability")
             for b in result.ranking}
     assert port["pytorch"] > port["tensorflow"]
 

@@ -13,9 +13,7 @@ from advisor.privacy import scrub
 from advisor.profile import WEIGHT_SCALE_MAX, profile_to_json
 from advisor.report.models import (
     Ahp,
-    ContributionModel,
     EffectiveWeightModel,
-    ExclusionModel,
     Knowledge,
     Machine,
     Method,
@@ -23,11 +21,8 @@ from advisor.report.models import (
     Pack,
     ProfileSection,
     RankingEntry,
-    RecommendationSection,
     Report,
-    SensitivitySection,
     Tool,
-    WarningModel,
 )
 from advisor.report_evidence import AllReduceShape, BenchShape, ProbeShape
 from advisor.scoring.engine import Assessment
@@ -101,7 +96,7 @@ def build_report(
             installed=b.installed,
             notes=[n.message for n in b.notes],
             note_codes=[NoteCodeModel(code=n.code, params=n.params) for n in b.notes],
-            contributions=[ContributionModel(**c.to_json()) for c in b.contributions],
+            contributions=b.contributions,
         )
         for i, b in enumerate(assessment.ranking)
     ]
@@ -141,11 +136,11 @@ def build_report(
         ),
         method=Method(),
         ranking=ranking,
-        sensitivity=SensitivitySection(**assessment.sensitivity.to_json()) if assessment.sensitivity else None,
-        exclusions=[ExclusionModel(**e.to_json()) for e in assessment.exclusions],
-        warnings=[WarningModel(**w.to_json()) for w in assessment.warnings],
-        recommendation=RecommendationSection(**assessment.recommendation.to_json()),
-        migration={fid: cost.to_json() for fid, cost in assessment.migration.items()},
+        sensitivity=assessment.sensitivity,
+        exclusions=assessment.exclusions,
+        warnings=assessment.warnings,
+        recommendation=assessment.recommendation,
+        migration=assessment.migration,
     )
     data = report.model_dump(mode="json")
     # Every string, not only the evidence: the profile's source path and warnings can name the home folder too.

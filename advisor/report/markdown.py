@@ -6,6 +6,7 @@ import json
 
 from advisor.report.markdown_summary import change_text, summary_lines
 from advisor.report.models import Report
+from advisor.report.words import warning_sentence
 from advisor.sanitize import markdown_text as md
 from advisor.sanitize import printable
 from advisor.scoring.explain import display_parts, evidence_label, parts_text
@@ -34,11 +35,11 @@ def recommendation_lines(report: Report) -> list[str]:
         out += [md(gap.statement), ""]
         cost = gap.cost
         if cost:
-            lo, hi = cost["effort_engineer_months"]
+            lo, hi = cost.effort
             out += [
-                f"- Effort: {lo:.0f}-{hi:.0f} engineer-months; {cost['team_size']} engineers"
-                + (" (assumed)" if cost["team_size_assumed"] else "")
-                + f" over {cost['horizon_months']:g} months",
+                f"- Effort: {lo:.0f}-{hi:.0f} engineer-months; {cost.team_size} engineers"
+                + (" (assumed)" if cost.team_size_assumed else "")
+                + f" over {cost.horizon_months:g} months",
                 "- Break-even share of capacity: "
                 + (f"{100 * gap.break_even_share:.0f}%" if gap.break_even_share is not None else "none"),
             ]
@@ -117,7 +118,7 @@ def exclusion_lines(report: Report) -> list[str]:
 
 def warning_lines(report: Report) -> list[str]:
     """Each warning with its code."""
-    return [f"- \\[{md(w.code)}\\] {md(w.message)}" for w in report.warnings]
+    return [f"- \\[{md(w.code)}\\] {md(warning_sentence(w))}" for w in report.warnings]
 
 
 def machine_lines(report: Report) -> list[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from advisor.report.models import RankingEntry, Report
 from advisor.sanitize import markdown_text as md
-from advisor.scoring.sensitivity import AdviceChange, advice_change_sentence
+from advisor.scoring.sensitivity import advice_change_sentence
 
 #: The summary a reviewer reads before anything is unfolded: a pull-request comment's first screen.
 MAX_SUMMARY_LINES = 15
@@ -28,8 +28,7 @@ def change_text(report: Report) -> str | None:
         return None
     names = names_of(report)
     if "advice_change" in sens.model_fields_set:
-        change = sens.advice_change
-        return advice_change_sentence(AdviceChange(**change.model_dump()) if change else None, names)
+        return advice_change_sentence(sens.advice_change, names)
     t = sens.smallest_change
     if t is None:
         return "No single weight changes the winner."

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from advisor.report.models import Report
-from advisor.scoring.sensitivity import AdviceChange, advice_change_sentence
+from advisor.scoring.sensitivity import advice_change_sentence
 
 
 def report_names(report: Report) -> dict[str, str]:
@@ -21,5 +21,4 @@ def advice_change_line(report: Report) -> str | None:
     # A report of schema 1.0 has no `advice_change` at all; null in a newer one means no single weight changes it.
     if sens is None or "advice_change" not in sens.model_fields_set:
         return None
-    change = sens.advice_change
-    return advice_change_sentence(AdviceChange(**change.model_dump()) if change else None, report_names(report))
+    return advice_change_sentence(sens.advice_change, report_names(report))

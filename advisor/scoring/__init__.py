@@ -1,5 +1,5 @@
 """Scoring: hard constraints, measured evidence, MCDA (weighted sum + TOPSIS), explanations and sensitivity."""
 
-from advisor.scoring.engine import Assessment, Recommendation, Warning_, assess
+from advisor.scoring.engine import Assessment, AssessmentWarning, Recommendation, assess
 
-__all__ = ["Assessment", "Recommendation", "Warning_", "assess"]
+__all__ = ["Assessment", "Recommendation", "AssessmentWarning", "assess"]

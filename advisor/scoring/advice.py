@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
+
+from pydantic import Field
 
 from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.schema import Hardware
@@ -15,6 +16,7 @@ from advisor.scoring.explain import Breakdown
 from advisor.scoring.fleet import FloorFinding
 from advisor.scoring.install_advice import InstallStep, install_sentence, install_steps
 from advisor.scoring.migration import MoveCost, route_sentence
+from advisor.scoring.result import Result
 from advisor.scoring.sensitivity import Sensitivity, advice_change_sentence
 
 if TYPE_CHECKING:
@@ -25,28 +27,25 @@ Audience = Literal["profile", "team"]
 _FOR: dict[str, str] = {"profile": "for this profile", "team": "for this team"}
 
 
-@dataclass
-class Recommendation:
-    """The advice in one place: the choice, how sure, and what to do next."""
+class Recommendation(Result):
+    """The advice: the choice (stay with the incumbent unless a move pays), how sure, and what to do next."""
 
     framework: str | None
     name: str | None
-    verdict: str  # clear, likely, tie, single, none
+    verdict: Literal["clear", "likely", "tie", "single", "none"]
     tied_with: list[str]
     summary: str
     next_steps: list[str]
-    decision: str = "choose"  # "stay" (keep the incumbent), "move" (to another framework) or "choose" (greenfield)
+    decision: Literal["stay", "move", "choose"] = Field(
+        default="choose", description="stay with the incumbent, move to another framework, or choose (greenfield)"
+    )
     break_even: BreakEven | None = None
-    audience: Audience = "profile"
-    #: The install lines of the advice: this machine's and, where it differs, the team's hardware's.
-    install: list[InstallStep] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON form for the report."""
-        out = {k: v for k, v in self.__dict__.items() if k not in ("break_even", "install")}
-        out["break_even"] = self.break_even.to_json() if self.break_even else None
-        out["install"] = [s.to_json() for s in self.install]
-        return out
+    audience: Audience = Field(
+        default="profile", description="whom the advice addresses: one profile (report) or a team (team decide)"
+    )
+    install: list[InstallStep] = Field(
+        default_factory=list, description="install lines: the team's hardware first where this machine lacks it"
+    )
 
 
 def serving_gaps(kb: KnowledgeBase, fid: str, resolved: ResolvedProfile) -> list[tuple[str, str]]:
@@ -110,18 +109,20 @@ def recommend(
     """
     if not ranking or sens is None:
         return Recommendation(
-            None,
-            None,
-            "none",
-            [],
-            "No framework meets every hard constraint; see the exclusions.",
-            ["Relax a constraint (must_run_on, must_deploy_to, licenses) or add an overlay pack."],
+            framework=None,
+            name=None,
+            verdict="none",
+            tied_with=[],
+            summary="No framework meets every hard constraint; see the exclusions.",
+            next_steps=["Relax a constraint (must_run_on, must_deploy_to, licenses) or add an overlay pack."],
             audience=audience,
         )
     top = ranking[0]
     current = list(resolved.profile.team.current)
     tied_with = list(sens.tied_with)
-    decision = "choose" if not current else ("stay" if top.framework in current else "move")
+    decision: Literal["stay", "move", "choose"] = (
+        "choose" if not current else ("stay" if top.framework in current else "move")
+    )
     steps: list[str] = []
     if advised(ranking, gap) is not top:
         # Stay is the default: the winner's lead does not pay for the move, so the incumbent is the advice.
@@ -211,4 +212,7 @@ def recommend(
         steps.append("Check the weights: " + advice_change_sentence(sens.advice_change, names))
     steps.append(f"Run `fwadvisor checklist` for the onboarding checklist for {name}.")
     verdict = "tie" if decision == "stay" and top is not ranking[0] else sens.verdict
-    return Recommendation(top.framework, name, verdict, tied_with, summary, steps, decision, gap, audience, install)
+    return Recommendation(
+        framework=top.framework, name=name, verdict=verdict, tied_with=tied_with, summary=summary, next_steps=steps,
+        decision=decision, break_even=gap, audience=audience, install=install,
+    )

@@ -5,25 +5,21 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Literal
 
 from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.schema import Constraints, Support
 from advisor.profile import FleetEntry, Profile, ResolvedProfile
 from advisor.scoring.fleet import FloorFinding, nvidia_finding, platform_reasons
+from advisor.scoring.result import FrozenResult
 
 
-@dataclass(frozen=True)
-class Exclusion:
-    """One framework left out of the ranking, and every reason why."""
+class Exclusion(FrozenResult):
+    """A framework left out, and why."""
 
     framework: str
+    kind: Literal["constraint", "not_considered"]  # cannot meet a hard constraint, or left out by the profile
     reasons: list[str]
-    kind: str  # "constraint" (cannot meet a hard constraint) or "not_considered" (left out by the profile)
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON form for the report."""
-        return {"framework": self.framework, "kind": self.kind, "reasons": list(self.reasons)}
 
 
 @dataclass
@@ -114,7 +110,11 @@ def apply_constraints(
     for fid in frameworks if frameworks is not None else kb.frameworks:
         if fid not in considered:
             out.exclusions.append(
-                Exclusion(fid, ["not in the profile's list of frameworks to consider"], "not_considered")
+                Exclusion(
+                    framework=fid,
+                    kind="not_considered",
+                    reasons=["not in the profile's list of frameworks to consider"],
+                )
             )
             continue
         reasons = check_constraints(kb, fid, resolved.constraints, who)
@@ -124,7 +124,7 @@ def apply_constraints(
         for pid in resolved.policies:
             reasons += check_constraints(kb, fid, kb.policies[pid].constraints, f"policy {pid!r}")
         if reasons:
-            out.exclusions.append(Exclusion(fid, reasons, "constraint"))
+            out.exclusions.append(Exclusion(framework=fid, kind="constraint", reasons=reasons))
         else:
             out.candidates.append(fid)
     return out

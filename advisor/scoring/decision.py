@@ -21,68 +21,47 @@ as effort grows as kLOC**E, a codebase size.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
+from pydantic import Field
 
 from advisor.knowledge.base import KnowledgeBase
 from advisor.profile.resolve import WEIGHT_SCALE_MAX
 from advisor.scoring.explain import Breakdown
 from advisor.scoring.migration import MoveCost, route_sentence
+from advisor.scoring.result import FrozenResult
 from advisor.scoring.sensitivity import TIE_GAP, AdviceChange, Sensitivity
 
 MIGRATION = "migration_cost"
 
 
-@dataclass(frozen=True)
-class BreakEven:
-    """The stay-or-move comparison of the incumbent with the best challenger."""
+class BreakEven(FrozenResult):
+    """Stay or move: the incumbent against the best challenger, and where the move would pay (docs/scoring.md)."""
 
     incumbent: str
     challenger: str
-    benefit_incumbent: float  # B_I: score without the migration criterion
-    benefit_challenger: float  # B_C
-    share: float | None  # f: the move's share of the team's capacity (None: no estimate)
-    value_move: float | None  # (1 - f) * B_C
-    lead: float  # the ranking's lead of the challenger (difference of the totals)
+    benefit_incumbent: float = Field(description="weighted score without the migration criterion (0-5)")
+    benefit_challenger: float
+    gain: float = Field(description="benefit_challenger - benefit_incumbent")
+    capacity_share: float | None = Field(description="the move's share of the team's capacity over the horizon")
+    value_move: float | None = Field(description="(1 - capacity_share) * benefit_challenger")
+    lead: float = Field(description="the ranking's lead of the challenger (difference of the totals)")
     margin: float
     pays: bool
-    max_share: float | None  # f*: the largest capacity share at which the move still pays (None: never)
-    max_effort: float | None  # f* x capacity, engineer-months
-    max_kloc: float | None
-    cost: MoveCost | None
+    #: f*: the largest capacity share at which the move still pays (None: never), f* x capacity, and the kLOC.
+    break_even_share: float | None
+    break_even_effort_engineer_months: float | None
+    break_even_kloc: float | None
+    cost: MoveCost | None = Field(description="the move's effort range and capacity share")
     statement: str
-    stay_cost: MoveCost | None = None  # porting the team's other frameworks' code to the incumbent
-    value_stay: float | None = None  # (1 - f_I) * B_I
-
-    @property
-    def gain(self) -> float:
-        """What the challenger gains on every criterion but migration (points on the 0-5 scale)."""
-        return self.benefit_challenger - self.benefit_incumbent
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON form for the report's recommendation."""
-        return {
-            "incumbent": self.incumbent,
-            "challenger": self.challenger,
-            "benefit_incumbent": self.benefit_incumbent,
-            "benefit_challenger": self.benefit_challenger,
-            "gain": self.gain,
-            "capacity_share": self.share,
-            "value_move": self.value_move,
-            "lead": self.lead,
-            "margin": self.margin,
-            "pays": self.pays,
-            "break_even_share": self.max_share,
-            "break_even_effort_engineer_months": self.max_effort,
-            "break_even_kloc": self.max_kloc,
-            "cost": self.cost.to_json() if self.cost else None,
-            "statement": self.statement,
-            "value_stay": self.value_stay,
-            "stay_cost": self.stay_cost.to_json() if self.stay_cost else None,
-        }
+    value_stay: float | None = Field(
+        default=None,
+        description="(1 - f_I) * benefit_incumbent, where settling on the incumbent means porting the team's "
+        "code in its other frameworks (f_I: that port's capacity share); null when nothing else must move",
+    )
+    stay_cost: MoveCost | None = Field(default=None, description="that port's effort range and capacity share")
 
 
 def benefit(b: Breakdown) -> float:
@@ -160,22 +139,23 @@ def break_even(
         value_stay,
     )
     return BreakEven(
-        inc.framework,
-        chal.framework,
-        b_i,
-        b_c,
-        share,
-        value_move,
-        lead,
-        TIE_GAP,
-        pays,
-        max_share,
-        max_effort,
-        max_kloc,
-        cost,
-        statement,
-        stay_cost,
-        value_stay if stay_cost else None,
+        incumbent=inc.framework,
+        challenger=chal.framework,
+        benefit_incumbent=b_i,
+        benefit_challenger=b_c,
+        gain=b_c - b_i,
+        capacity_share=share,
+        value_move=value_move,
+        lead=lead,
+        margin=TIE_GAP,
+        pays=pays,
+        break_even_share=max_share,
+        break_even_effort_engineer_months=max_effort,
+        break_even_kloc=max_kloc,
+        cost=cost,
+        statement=statement,
+        value_stay=value_stay if stay_cost else None,
+        stay_cost=stay_cost,
     )
 
 
@@ -313,5 +293,9 @@ def advice_change(
     if best is None:
         return None
     _d, k, value, i = best
-    decision = "choose" if not current else ("stay" if names[i] in current else "move")
-    return AdviceChange(criteria[k], float(raw[k]), round(value, 2), names[i], decision)
+    decision: Literal["choose", "stay", "move"] = (
+        "choose" if not current else ("stay" if names[i] in current else "move")
+    )
+    return AdviceChange(
+        criterion=criteria[k], value_now=float(raw[k]), value=round(value, 2), framework=names[i], decision=decision
+    )

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -36,6 +36,7 @@ from advisor.scoring.mcda import rank_order, topsis
 from advisor.scoring.migration import MoveCost, move_cost
 from advisor.scoring.portability import CRITERION as VENDOR_RISK
 from advisor.scoring.portability import team_portability
+from advisor.scoring.result import Result
 from advisor.scoring.sensitivity import DEFAULT_DRAWS, Sensitivity, analyse
 
 if TYPE_CHECKING:
@@ -46,22 +47,20 @@ if TYPE_CHECKING:
 _FAILED = {"import_error", "crashed", "timed_out", "bad_output"}
 
 
-@dataclass
-class Warning_:
-    """Something the reader should know before trusting the result."""
+class AssessmentWarning(Result):
+    """Something to know before trusting the result."""
 
     code: str  # stale_fact, benchmark_spread, benchmark_outlier, bench_failure, import_failure, hardware, ...
-    message: str
+    message: str  # never names `framework` first: the edge puts it there (`advisor.report.words`)
     framework: str | None = None
-    fact: str | None = None  # stale_fact: the fact's id, e.g. "jax.scores.performance"
-    as_of: str | None = None  # stale_fact: the fact's as-of date
+    fact: str | None = None  # stale_fact: the fact's id (e.g. "jax.scores.performance")
+    as_of: str | None = None  # stale_fact: the fact's as-of date (ISO)
 
-    def to_json(self) -> dict[str, Any]:
-        """JSON form for the report."""
-        out: dict[str, Any] = {"code": self.code, "message": self.message, "framework": self.framework}
-        if self.fact is not None:
-            out |= {"fact": self.fact, "as_of": self.as_of}
-        return out
+
+def _warning(
+    code: str, message: str, framework: str | None = None, fact: str | None = None, as_of: str | None = None
+) -> AssessmentWarning:
+    return AssessmentWarning(code=code, message=message, framework=framework, fact=fact, as_of=as_of)
 
 
 @dataclass
@@ -76,7 +75,7 @@ class Assessment:
     sensitivity: Sensitivity | None
     recommendation: Recommendation
     hardware: dict[str, str]
-    warnings: list[Warning_] = field(default_factory=list)
+    warnings: list[AssessmentWarning] = field(default_factory=list)
     migration: dict[str, MoveCost] = field(default_factory=dict)  # per framework the team would move to
     break_even: BreakEven | None = None
 
@@ -99,25 +98,25 @@ def _status(fid: str, probe: ProbeReport | None, bench: BenchReport | None) -> t
     return Status.NOT_PROBED, f"not measured here ({why}): knowledge only", None
 
 
-def _probe_warnings(probe: ProbeReport | None, present: dict[Hardware, str], out: list[Warning_]) -> None:
+def _probe_warnings(probe: ProbeReport | None, present: dict[Hardware, str], out: list[AssessmentWarning]) -> None:
     if probe is None:
         return
     accels = [hw for hw in present if hw is not Hardware.CPU]
     for fid, entry in probe.frameworks.items():
         if entry.outcome in _FAILED:
-            out.append(Warning_("import_failure", f"{fid}: probe {entry.outcome}: {entry.error or 'no detail'}", fid))
+            out.append(_warning("import_failure", f"probe {entry.outcome}: {entry.error or 'no detail'}", fid))
         if accels and entry.installed and entry.accelerator_ok is False:
             out.append(
-                Warning_(
+                _warning(
                     "hardware",
-                    f"{fid} is installed but its build does not use the accelerator here "
+                    "installed, but its build does not use the accelerator here "
                     f"({', '.join(hw.value for hw in accels)}); a CPU-only wheel?",
                     fid,
                 )
             )
     for req in probe.requirements:
         if req.ok is False:
-            out.append(Warning_("hardware", f"{req.framework}: {req.check}: {req.detail}", req.framework))
+            out.append(_warning("hardware", f"{req.check}: {req.detail}", req.framework))
 
 
 def assess(
@@ -138,7 +137,7 @@ def assess(
     `known_stale` is `stale_facts(kb, today)` where the caller has it (`decide` assesses every member on one base).
     """
     today = today or dt.date.today()
-    warnings = [Warning_("profile", w) for w in resolved.warnings]
+    warnings = [_warning("profile", w) for w in resolved.warnings]
     fleet = team_fleet(resolved.profile, probe)
     cons = apply_constraints(kb, resolved, fleet=fleet)
     # The team's hardware: what it must run on plus its fleet (the probe's GPUs are found by the evidence anyway).
@@ -162,10 +161,10 @@ def assess(
         if floor is not None:
             floors[fid] = floor
             notes.append(Note(NoteCode.GPU_FLOOR, floor.message))
-            warnings.append(Warning_("hardware", f"{fid}: {floor.message}", fid))
+            warnings.append(_warning("hardware", floor.message, fid))
         if python := python_finding(kb, fid, resolved.profile):
             notes.append(Note(NoteCode.PYTHON_VERSION, python))
-            warnings.append(Warning_("python_version", python, fid))
+            warnings.append(_warning("python_version", python, fid))
         cost = move_cost(kb, fid, resolved.profile)
         if cost is not None and cost.pairs:
             costs[fid] = cost
@@ -184,7 +183,7 @@ def assess(
                 measured, mig_notes = setup.migration_evidence(kb, fid, resolved.profile)
                 notes += [Note(NoteCode.NO_MIGRATION_ENTRY, text, {"source": src}) for src, text in mig_notes]
                 for _src, text in mig_notes:
-                    warnings.append(Warning_("knowledge", text, fid))
+                    warnings.append(_warning("knowledge", text, fid))
             else:
                 measured = ev.Measured(None, 0.0, "knowledge only")
             knowledge = fact.score
@@ -239,7 +238,8 @@ def assess(
                     as_of=as_of.isoformat(),
                     evidence=measured.summary,
                     figures=measured.figures,
-                    evidence_source=EvidenceSource(measured.source) if measured.score is not None and measured.source
+                    evidence_source=EvidenceSource(measured.source).value
+                    if measured.score is not None and measured.source
                     else None,
                     parts=parts,
                 )
@@ -263,20 +263,20 @@ def assess(
     weighted = {c for c in criteria if norm[c] > 0}
     for stale in stale_facts(kb, today) if known_stale is None else known_stale:
         if stale.framework in cons.candidates and (stale.kind != "score" or stale.subject in weighted):
-            text = (f"{stale.framework}: {stale.subject} ({stale.as_of.isoformat()}) is past its "
-                    f"{stale.review_days}-day review interval [{stale.id}]")
-            warnings.append(Warning_("stale_fact", text, stale.framework, stale.id, stale.as_of.isoformat()))
+            text = (f"{stale.subject} ({stale.as_of.isoformat()}) is past its {stale.review_days}-day review "
+                    f"interval [{stale.id}]")
+            warnings.append(_warning("stale_fact", text, stale.framework, stale.id, stale.as_of.isoformat()))
     for fid, text in ev.implausible_gaps(ratios):
-        warnings.append(Warning_("benchmark_outlier", text, fid))
+        warnings.append(_warning("benchmark_outlier", text, fid))
     for fid, text in ev.spread_warnings(bench):
-        warnings.append(Warning_("benchmark_spread", text, fid))
+        warnings.append(_warning("benchmark_spread", text, fid))
     if busy := ev.machine_busy(bench):
-        warnings.append(Warning_("machine_busy", busy))
+        warnings.append(_warning("machine_busy", busy))
     for f in bench.failures if bench is not None else ():
         if f.outcome == "skipped":  # a preset's deliberate choice, not a failure
             continue
         warnings.append(
-            Warning_("bench_failure", f"{f.framework}/{f.device}/{f.benchmark}: {f.outcome}: {f.error}", f.framework)
+            _warning("bench_failure", f"{f.device}/{f.benchmark}: {f.outcome}: {f.error}", f.framework)
         )
     _probe_warnings(probe, present, warnings)
     # An excluded framework is out of the advice: a warning about it (its Python, its install) would only mislead.
@@ -285,7 +285,7 @@ def assess(
         order = rank_order(list(topsis_scores.values()), names)
         if order[0] != names[0]:
             warnings.append(
-                Warning_(
+                _warning(
                     "method",
                     f"TOPSIS ranks {order[0]} first where the weighted sum ranks {names[0]} first: "
                     "a sign that the choice depends on how criteria trade off",
@@ -297,7 +297,9 @@ def assess(
     verdict_gap = break_even(kb, ranking, current, costs, sens)
     if sens is not None:
         now = advised(ranking, verdict_gap).framework
-        sens = replace(sens, advice_change=advice_change(ranking, resolved.weights, current, costs, now))
+        sens = sens.model_copy(
+            update={"advice_change": advice_change(ranking, resolved.weights, current, costs, now)}
+        )
     rec = recommend(kb, resolved, ranking, sens, present, bench, verdict_gap, costs, audience, floors)
     return Assessment(
         resolved=resolved,

@@ -19,7 +19,6 @@ reading its sections back into them (`from_json`) first.
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import math
 from collections.abc import Collection, Mapping, Sequence
@@ -29,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.schema import Hardware, Support
 from advisor.knowledge.tiers import TIER_CAP, Tier
+from advisor.scoring.result import FrozenResult
 
 if TYPE_CHECKING:
     from advisor.evidence.bench.results import BenchReport, Measurement
@@ -300,9 +300,8 @@ def _usable(r: Measurement) -> bool:
     return math.isfinite(r.value) and r.value > 0
 
 
-@dataclass(frozen=True)
-class Ratio:
-    """One shared benchmark of one framework against the best framework on the same device (1 = best)."""
+class Ratio(FrozenResult):
+    """One shared benchmark of one framework against the best on the same device (1 = best); a report figure."""
 
     device: str
     benchmark: str
@@ -314,12 +313,6 @@ class Ratio:
     ratio_to_best: float
     within_ci: bool  # the gap to the best lies inside the two confidence intervals: counted as equal
     ratio_used: float  # what the score uses: at the intervals' near ends, never below RATIO_FLOOR
-
-    def to_json(self) -> dict[str, Any]:
-        """One entry of a performance contribution's `figures` in the report."""
-        out = dataclasses.asdict(self)
-        out["ci"] = None if self.ci is None else list(self.ci)
-        return out
 
 
 def benchmark_ratios(bench: BenchReport | None, frameworks: Collection[str] | None = None) -> dict[str, list[Ratio]]:
@@ -346,8 +339,9 @@ def benchmark_ratios(bench: BenchReport | None, frameworks: Collection[str] | No
             ratio = r.value / best if better else best / r.value
             near = _near_ratio(r, top, better)
             out.setdefault(fid, []).append(
-                Ratio(device, benchmark, variant, r.value, r.ci, r.unit, better, ratio,
-                      near is not None and near >= 1.0, max(ratio if near is None else near, RATIO_FLOOR))
+                Ratio(device=device, benchmark=benchmark, variant=variant, value=r.value, ci=r.ci, unit=r.unit,
+                      higher_is_better=better, ratio_to_best=ratio, within_ci=near is not None and near >= 1.0,
+                      ratio_used=max(ratio if near is None else near, RATIO_FLOOR))
             )
     return out
 
@@ -396,7 +390,7 @@ def performance_evidence(framework: str, ratios: Mapping[str, list[Ratio]], benc
     geo = math.exp(math.fsum(math.log(r.ratio_used) for r in rows) / len(rows))
     weight = BENCH_WEIGHT * min(1.0, len(rows) / BENCH_FULL_AT)
     summary = f"{len(rows)} benchmark(s) shared; geometric mean {geo:.2f} of the best framework's throughput"
-    return Measured(5.0 * math.sqrt(geo), weight, summary, [r.to_json() for r in rows], "benchmark")
+    return Measured(5.0 * math.sqrt(geo), weight, summary, [r.model_dump(mode="json") for r in rows], "benchmark")
 
 
 def implausible_gaps(ratios: Mapping[str, list[Ratio]]) -> list[tuple[str, str]]:
@@ -409,7 +403,7 @@ def implausible_gaps(ratios: Mapping[str, list[Ratio]]) -> list[tuple[str, str]]
             out.append(
                 (
                     fid,
-                    f"{fid}: implausibly far behind the best framework ({items} of its throughput); "
+                    f"implausibly far behind the best framework ({items} of its throughput); "
                     f"counted as {100 * RATIO_FLOOR:.0f}% - check the measurement (other load, thread settings)",
                 )
             )
@@ -434,7 +428,7 @@ def spread_warnings(bench: BenchReport | None) -> list[tuple[str, str]]:
     return [
         (
             fid,
-            f"{fid}: {len(items)} of {total[fid]} measurements have a wide spread (IQR/median) or too few "
+            f"{len(items)} of {total[fid]} measurements have a wide spread (IQR/median) or too few "
             f"samples: {', '.join(items)}; close other programs or use a longer preset",
         )
         for fid, items in noisy.items()

@@ -12,9 +12,12 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import Field
 
 from advisor.scoring.evidence import Measured
+from advisor.scoring.result import Result
 
 #: Contributions are multiples of this power of two (see the module docstring).
 GRID = 2.0**-40
@@ -82,18 +85,13 @@ class PartCode(StrEnum):
         return {"stewardship": "stewardship", "portability": "portability beyond the team's vendors"}[self.value]
 
 
-@dataclass
-class Part:
-    """One part of a composed knowledge score: its 0-5 figure, its share, and the figures it rests on."""
+class Part(Result):
+    """One part of a composed knowledge score (governance on the team's hardware: stewardship, portability)."""
 
-    code: PartCode
-    score: float
-    share: float  # of the criterion's knowledge score; a contribution's parts' shares sum to 1
-    figures: list[dict[str, Any]] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON form for the report."""
-        return {"code": self.code.value, "score": self.score, "share": self.share, "figures": list(self.figures)}
+    code: str = Field(description="stewardship: the governance fact; portability: routes to other vendors' hardware")
+    score: float = Field(ge=0, le=5)
+    share: float = Field(ge=0, le=1, description="share of the criterion's knowledge score")
+    figures: list[dict[str, Any]] = Field(default_factory=list)
 
 
 def parts_text(parts: Sequence[Any]) -> str:
@@ -109,30 +107,30 @@ def parts_text(parts: Sequence[Any]) -> str:
     return " + ".join(out)
 
 
-@dataclass
-class Contribution:
-    """One criterion's part of a framework's total."""
+class Contribution(Result):
+    """One criterion's share of a total (contributions add up exactly to the total)."""
 
     criterion: str
     name: str
-    weight: float  # normalised weight (all weights sum to 1)
-    score: float  # the 0-5 score used: knowledge blended with measurement
-    knowledge_score: float
-    measured_score: float | None
-    evidence_weight: float  # share of `score` that comes from `measured_score`
-    contribution: float  # weight * score, on the exact grid
+    weight: float = Field(ge=0, le=1)  # normalised weight (all weights sum to 1)
+    score: float = Field(ge=0, le=5)  # the 0-5 score used: knowledge blended with measurement
+    knowledge_score: float = Field(ge=0, le=5)
+    measured_score: float | None = Field(default=None, ge=0, le=5)
+    evidence_weight: float = Field(ge=0, le=1)  # share of `score` that comes from `measured_score`
+    contribution: float = Field(ge=0, le=5)  # weight * score, on the exact grid
     rationale: str
     sources: list[str]
     as_of: str
     evidence: str  # what was measured, or why nothing was
-    figures: list[dict[str, Any]] = field(default_factory=list)
-    evidence_source: EvidenceSource | None = None  # None: knowledge only
-    #: The knowledge score's parts where it is composed (governance on the team's hardware); empty: one fact.
-    parts: list[Part] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON form for the report."""
-        return dict(self.__dict__) | {"parts": [p.to_json() for p in self.parts]}
+    figures: list[dict[str, Any]]
+    evidence_source: Literal["benchmark", "probe", "profile", "knowledge"] | None = Field(
+        default=None,
+        description="where measured_score comes from: benchmark figures measured here, a hardware route the "
+        "framework's own probe used here, the team's profile, or a route's support status in the knowledge base",
+    )
+    parts: list[Part] = Field(
+        default_factory=list, description="the knowledge score's parts where it is composed; empty: one fact"
+    )
 
 
 class NoteCode(StrEnum):
@@ -156,10 +154,6 @@ class Note:
     message: str
     params: dict[str, str | float] = field(default_factory=dict)
 
-    def code_json(self) -> dict[str, Any]:
-        """The code and parameters, as the report's `note_codes` carries them."""
-        return {"code": self.code.value, "params": dict(self.params)}
-
 
 @dataclass
 class Breakdown:
@@ -173,20 +167,6 @@ class Breakdown:
     installed: bool | None
     notes: list[Note] = field(default_factory=list)
     status_code: Status = Status.NOT_PROBED
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON form for the report."""
-        return {
-            "framework": self.framework,
-            "name": self.name,
-            "total": self.total,
-            "status": self.status,
-            "status_code": self.status_code.value,
-            "installed": self.installed,
-            "notes": [n.message for n in self.notes],
-            "note_codes": [n.code_json() for n in self.notes],
-            "contributions": [c.to_json() for c in self.contributions],
-        }
 
 
 def total_of(contributions: Sequence[float]) -> float:

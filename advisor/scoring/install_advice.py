@@ -3,29 +3,30 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
-from typing import Any, Literal
+from typing import Literal
+
+from pydantic import Field
 
 from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.schema import Hardware, Support
+from advisor.scoring.result import FrozenResult
 
 #: Where an install line is for: this machine (what the probe found) or the team's hardware (`must_run_on`, fleet).
 Where = Literal["here", "team"]
 
 
-@dataclass(frozen=True)
-class InstallStep:
-    """One install line of one framework for one backend, and whom it is for."""
+class InstallStep(FrozenResult):
+    """One install line of the advice, and whom it is for."""
 
-    where: Where
+    where: Where = Field(description="this machine, or the team's hardware (must_run_on, fleet)")
     hardware: Hardware
-    line: str  # from the knowledge (`hardware.<id>.install`), or `pip install <distribution>` as a fallback
-    from_knowledge: bool  # False: the package name alone, no install line known for that backend
+    line: str = Field(description="the install line; empty where the knowledge base knows none for that hardware")
+    from_knowledge: bool = Field(description="false: the package name alone, no line known for that backend")
     status: Support
 
-    def to_json(self) -> dict[str, Any]:
-        """JSON form for the report."""
-        return asdict(self) | {"hardware": self.hardware.value, "status": self.status.value}
+
+def _install(where: Where, hw: Hardware, line: str, from_knowledge: bool, status: Support) -> InstallStep:
+    return InstallStep(where=where, hardware=hw, line=line, from_knowledge=from_knowledge, status=status)
 
 
 def _step(kb: KnowledgeBase, fid: str, hw: Hardware, where: Where) -> InstallStep | None:
@@ -33,9 +34,9 @@ def _step(kb: KnowledgeBase, fid: str, hw: Hardware, where: Where) -> InstallSte
     entry = fw.hardware.get(hw)
     status = entry.status if entry is not None else Support.UNKNOWN
     if entry is not None and entry.install and status is not Support.NONE:
-        return InstallStep(where, hw, entry.install, True, status)
+        return _install(where, hw, entry.install, True, status)
     if hw is Hardware.CPU and fw.distributions:
-        return InstallStep(where, hw, f"pip install {fw.distributions[0]}", False, status)
+        return _install(where, hw, f"pip install {fw.distributions[0]}", False, status)
     return None
 
 
@@ -54,7 +55,7 @@ def install_steps(
     wanted = next((hw for hw in team_hw if hw not in present), team_hw[0])
     entry = kb.frameworks[fid].hardware.get(wanted)
     status = entry.status if entry is not None else Support.UNKNOWN
-    theirs = _step(kb, fid, wanted, "team") or InstallStep(
+    theirs = _step(kb, fid, wanted, "team") or _install(
         "team", wanted, "", False, status
     )  # no line known: said in words, never a CPU line in its place
     return [theirs, *([here] if here else [])]

@@ -23,12 +23,13 @@ decreasing past f = 1, so a larger codebase always costs more (docs/scoring.md, 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from typing import Any
+
+from pydantic import Field
 
 from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.schema import Cost, Migration, RouteCode
 from advisor.profile import Experience, Profile, experience_of
+from advisor.scoring.result import FrozenResult
 
 #: COCOMO II.2000 post-architecture constant A and exponent E at nominal scale factors (sum of SF 18.97).
 COCOMO_A = 2.94
@@ -75,12 +76,12 @@ def share_for_score(score: float) -> float:
     return math.inf if score <= 0 else -math.log(score / 5.0)
 
 
-@dataclass(frozen=True)
-class RouteUse:
+class RouteUse(FrozenResult):
     """A named route (`RouteCode`) taken for part of a pair's code, with the figures it was costed with.
 
     `share` is the profile's share of the source's code the route covers; None when the profile does not
     say, in which case the route is named but not costed (the pair's own class applies to all the code).
+    Its sentence is rendered from these at the edge (`route_sentence`).
     """
 
     code: RouteCode
@@ -89,73 +90,55 @@ class RouteUse:
     cost: str  # the route's difficulty class for the code it covers
     share: float | None
     kloc: tuple[float, float]  # the code the route covers (0 when not costed)
-    effort: tuple[float, float]  # engineer-months for that code
-    direct_effort: tuple[float, float]  # the whole pair costed without the route, for comparison
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON form: the route's code and parameters (sentences are rendered from them at the edge)."""
-        return {
-            "code": self.code.value,
-            "through": self.through,
-            "backend": self.backend,
-            "cost": self.cost,
-            "share": self.share,
-            "kloc": list(self.kloc),
-            "effort_engineer_months": list(self.effort),
-            "direct_effort_engineer_months": list(self.direct_effort),
-        }
+    #: Engineer-months for the code the route covers.
+    effort: tuple[float, float] = Field(
+        validation_alias="effort_engineer_months", serialization_alias="effort_engineer_months"
+    )
+    #: The whole pair costed without the route, for comparison.
+    direct_effort: tuple[float, float] = Field(
+        validation_alias="direct_effort_engineer_months", serialization_alias="direct_effort_engineer_months"
+    )
 
 
-@dataclass(frozen=True)
-class PairEstimate:
-    """Moving one incumbent framework's code to the target."""
+class PairEstimate(FrozenResult):
+    """Moving one incumbent framework's code to the target (the migration criterion's figures)."""
 
-    source: str
-    target: str
+    source: str = Field(validation_alias="from", serialization_alias="from")
+    target: str = Field(validation_alias="to", serialization_alias="to")
     cost: str  # the matrix's difficulty class
     kloc: tuple[float, float]
     aaf: tuple[float, float]
     ltex: float
-    effort: tuple[float, float]  # engineer-months
+    effort: tuple[float, float] = Field(
+        validation_alias="effort_engineer_months", serialization_alias="effort_engineer_months"
+    )
     route: RouteUse | None = None  # a cheaper route for part of the code (named even where not costed)
 
-    def to_json(self) -> dict[str, Any]:
-        """JSON form (the migration criterion's figures)."""
-        return {
-            "from": self.source,
-            "to": self.target,
-            "cost": self.cost,
-            "kloc": list(self.kloc),
-            "aaf": list(self.aaf),
-            "ltex": self.ltex,
-            "effort_engineer_months": list(self.effort),
-            "route": self.route.to_json() if self.route else None,
-        }
 
-
-@dataclass(frozen=True)
-class MoveCost:
+class MoveCost(FrozenResult):
     """The whole move to one framework: effort range, the team's capacity, and the criterion score."""
 
-    target: str
-    pairs: list[PairEstimate]
-    effort: tuple[float, float]
+    target: str = Field(validation_alias="to", serialization_alias="to")
+    effort: tuple[float, float] = Field(
+        validation_alias="effort_engineer_months", serialization_alias="effort_engineer_months"
+    )
+    #: Months the move takes with the whole team on it (no allowance for Brooks's law).
+    calendar_months: tuple[float, float]
     team_size: int
     team_size_assumed: bool
     horizon_months: float
-    share: tuple[float, float]  # of the team's capacity over the horizon
+    #: The move's share of the team's capacity over the horizon.
+    share: tuple[float, float] = Field(
+        validation_alias="capacity_share", serialization_alias="capacity_share"
+    )
     score: float  # cost_score of the midpoint share
-    missing: list[str] = field(default_factory=list)  # incumbents without a matrix entry
+    pairs: list[PairEstimate]
+    missing: list[str] = Field(default_factory=list)  # incumbents without a matrix entry
 
     @property
     def capacity(self) -> float:
         """Engineer-months the team has over the horizon."""
         return self.team_size * self.horizon_months
-
-    @property
-    def calendar_months(self) -> tuple[float, float]:
-        """Months the move takes with the whole team on it (no allowance for Brooks's law)."""
-        return self.effort[0] / self.team_size, self.effort[1] / self.team_size
 
     def kloc_for_share(self, share: float) -> float | None:
         """The codebase size (all incumbents scaled alike) at which the move's midpoint share equals `share`."""
@@ -166,21 +149,6 @@ class MoveCost:
         # effort scales as kLOC**E for every pair alike, so solve mid * s**E = share * capacity for the factor s.
         factor = (share * self.capacity / mid) ** (1.0 / COCOMO_E)
         return total * factor
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON form for the report's migration section."""
-        return {
-            "to": self.target,
-            "effort_engineer_months": list(self.effort),
-            "calendar_months": list(self.calendar_months),
-            "team_size": self.team_size,
-            "team_size_assumed": self.team_size_assumed,
-            "horizon_months": self.horizon_months,
-            "capacity_share": list(self.share),
-            "score": self.score,
-            "pairs": [p.to_json() for p in self.pairs],
-            "missing": list(self.missing),
-        }
 
 
 def _rest(kloc: float, share: float, aaf: float, ltex: float) -> float:
@@ -201,11 +169,13 @@ def _route(
     if via is None:
         return None
     if share is None:
-        return RouteUse(via.route, via.through, entry.to, via.cost.value, None, (0.0, 0.0), (0.0, 0.0), direct)
+        return RouteUse(code=via.route, through=via.through, backend=entry.to, cost=via.cost.value, share=None,
+                        kloc=(0.0, 0.0), effort=(0.0, 0.0), direct_effort=direct)
     aaf = AAF_RANGE[via.cost]
     covered = (kloc[0] * share, kloc[1] * share)
     effort = (effort_months(covered[0], aaf[0], ltex), effort_months(covered[1], aaf[1], ltex))
-    return RouteUse(via.route, via.through, entry.to, via.cost.value, share, covered, effort, direct)
+    return RouteUse(code=via.route, through=via.through, backend=entry.to, cost=via.cost.value, share=share,
+                    kloc=covered, effort=effort, direct_effort=direct)
 
 
 def move_cost(kb: KnowledgeBase, framework: str, profile: Profile) -> MoveCost | None:
@@ -237,14 +207,17 @@ def move_cost(kb: KnowledgeBase, framework: str, profile: Profile) -> MoveCost |
             lo, hi = route.effort[0] + _rest(kloc[0], route.share, aaf[0], ltex), route.effort[1] + _rest(
                 kloc[1], route.share, aaf[1], ltex
             )
-        pairs.append(PairEstimate(src, framework, entry.cost.value, kloc, aaf, ltex, (lo, hi), route))
+        pairs.append(PairEstimate(source=src, target=framework, cost=entry.cost.value, kloc=kloc, aaf=aaf, ltex=ltex,
+                                  effort=(lo, hi), route=route))
     size = profile.team.size or DEFAULT_TEAM
     horizon = profile.team.horizon_months
     effort = (sum(p.effort[0] for p in pairs), sum(p.effort[1] for p in pairs))
     capacity = size * horizon
     share = (effort[0] / capacity, effort[1] / capacity)
     score = cost_score((share[0] + share[1]) / 2)
-    return MoveCost(framework, pairs, effort, size, profile.team.size is None, horizon, share, score, missing)
+    return MoveCost(target=framework, effort=effort, calendar_months=(effort[0] / size, effort[1] / size),
+                    team_size=size, team_size_assumed=profile.team.size is None, horizon_months=horizon,
+                    share=share, score=score, pairs=pairs, missing=missing)
 
 
 def route_sentence(names: dict[str, str], pair: PairEstimate) -> str | None:

@@ -19,12 +19,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.schema import Hardware
 from advisor.scoring.evidence import Override, _route_value, _support, route_tier, team_targets
 from advisor.scoring.explain import Part, PartCode
+from advisor.scoring.result import FrozenResult
 
 if TYPE_CHECKING:
     from advisor.evidence.probe import ProbeReport
@@ -49,20 +50,14 @@ VENDOR: dict[Hardware, str] = {
 }
 
 
-@dataclass(frozen=True)
-class VendorRoute:
-    """A framework's best route to one other vendor's accelerators, valued as hardware fit values it."""
+class VendorRoute(FrozenResult):
+    """A framework's best route to one other vendor's accelerators, valued as hardware fit values it (a figure)."""
 
     vendor: str
     hardware: Hardware
     status: str
     tier: str
     value: float
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON form (a part's figures)."""
-        return {"vendor": self.vendor, "hardware": self.hardware.value, "status": self.status,
-                "tier": self.tier, "value": self.value}
 
 
 @dataclass(frozen=True)
@@ -77,8 +72,9 @@ class Portability:
         """The criterion's knowledge score on the team's hardware, and its two parts."""
         share = PORTABILITY_SHARE
         parts = [
-            Part(PartCode.STEWARDSHIP, stewardship, 1.0 - share),
-            Part(PartCode.PORTABILITY, self.score, share, [r.to_json() for r in self.routes]),
+            Part(code=PartCode.STEWARDSHIP.value, score=stewardship, share=1.0 - share),
+            Part(code=PartCode.PORTABILITY.value, score=self.score, share=share,
+                 figures=[r.model_dump(mode="json") for r in self.routes]),
         ]
         return (1.0 - share) * stewardship + share * self.score, parts
 
@@ -106,8 +102,9 @@ def team_portability(
         if vendor in mine:
             continue
         # Knowledge only: a route used here is on the team's hardware, which is hardware fit's to count.
-        route = VendorRoute(vendor, hw, _support(kb, framework, hw, override).value,
-                            route_tier(kb, framework, hw).value, _route_value(kb, framework, hw, (), override))
+        route = VendorRoute(vendor=vendor, hardware=hw, status=_support(kb, framework, hw, override).value,
+                            tier=route_tier(kb, framework, hw).value,
+                            value=_route_value(kb, framework, hw, (), override))
         if vendor not in best or route.value > best[vendor].value:
             best[vendor] = route
     if not best:

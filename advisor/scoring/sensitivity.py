@@ -18,14 +18,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
+from pydantic import Field
 
 from advisor.profile.resolve import WEIGHT_SCALE_MAX
 from advisor.scoring.mcda import normalize_weights
+from advisor.scoring.result import FrozenResult, Result
 
 TIE_SHARE = 0.20
 TIE_GAP = 0.10
@@ -34,9 +35,8 @@ DEFAULT_DRAWS = 2000
 DEFAULT_SPREAD = 0.20
 
 
-@dataclass
-class Threshold:
-    """The smallest change of one criterion's weight that changes the winner."""
+class Threshold(Result):
+    """The smallest change of one weight that changes the winner."""
 
     criterion: str
     current_weight: float  # normalised share now
@@ -44,79 +44,53 @@ class Threshold:
     change: float  # threshold_weight - current_weight (share points, signed)
     raw_factor: float | None  # multiply this criterion's raw weight by this (None: from zero)
     new_winner: str
-    value_now: float = 0.0  # the weight now, on the scale the profile is written on (0-5)
-    value: float = 0.0  # the weight to set there, others unchanged: rounded to 0.01 past the tie
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON form for the report."""
-        return dict(self.__dict__)
+    value_now: float | None = Field(default=None, description="the weight now, on the profile's 0-5 scale")
+    value: float | None = Field(
+        default=None, description="the weight to set (others unchanged) for the winner to change; past the tie"
+    )
 
 
-@dataclass(frozen=True)
-class AdviceChange:
-    """The one weight, on the profile's 0-5 scale, nearest to its value now at which the advice changes.
+class AdviceChange(FrozenResult):
+    """The one weight, on the 0-5 scale, nearest to its value now at which the advice (stay/move/choose) changes."""
 
-    `value` is a multiple of 0.01 already past the tie, so typing it (What-if, a profile) reproduces the
-    change; the advice there follows the stay/move rule (`scoring.decision`), not the ranking alone.
-    """
+    # The advice at `value` follows the stay/move rule (`scoring.decision`), not the ranking alone.
 
     criterion: str
     value_now: float
-    value: float
-    framework: str  # advised at `value`
-    decision: str  # "choose" (no incumbent), "stay" or "move", at `value`
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON form for the report."""
-        return dict(self.__dict__)
+    value: float = Field(description="a multiple of 0.01 past the tie: typed in What-if, it reproduces the change")
+    framework: str = Field(description="the framework advised at `value`")
+    decision: Literal["choose", "stay", "move"]
 
 
-@dataclass
-class Sensitivity:
-    """Threshold and Monte-Carlo results, and the verdict on the winner."""
+class MonteCarlo(Result):
+    """The ranking under random weight perturbations."""
 
-    winner: str
-    runner_up: str | None
-    gap: float
-    thresholds: list[Threshold]  # one per criterion that can change the winner, smallest change first
-    no_threshold: list[str]  # criteria whose weight alone cannot change the winner
     draws: int
     spread: float
     seed: int
     win_share: dict[str, float]
     mean_rank: dict[str, float]
     gap_quantiles: dict[str, float]  # p5/p50/p95 of winner minus runner-up under perturbation
-    verdict: str  # "clear", "likely", "tie" or "single" (only one candidate)
-    tied_with: list[str] = field(default_factory=list)
+
+
+def _method() -> dict[str, float]:
+    return {"tie_share": TIE_SHARE, "tie_gap": TIE_GAP, "clear_share": CLEAR_SHARE}
+
+
+class Sensitivity(Result):
+    """How stable the winner is."""
+
+    winner: str
+    runner_up: str | None
+    gap: float
+    verdict: Literal["clear", "likely", "tie", "single"]  # single: only one candidate
+    tied_with: list[str]
+    smallest_change: Threshold | None  # the first of `thresholds`
+    thresholds: list[Threshold]  # one per criterion that can change the winner, smallest change first
+    no_threshold: list[str]  # criteria whose weight alone cannot change the winner
     advice_change: AdviceChange | None = None  # the engine sets it once the stay/move rule has been applied
-
-    @property
-    def smallest(self) -> Threshold | None:
-        """The smallest single-weight change that changes the winner."""
-        return self.thresholds[0] if self.thresholds else None
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON form for the report."""
-        return {
-            "winner": self.winner,
-            "runner_up": self.runner_up,
-            "gap": self.gap,
-            "verdict": self.verdict,
-            "tied_with": list(self.tied_with),
-            "smallest_change": self.smallest.to_json() if self.smallest else None,
-            "thresholds": [t.to_json() for t in self.thresholds],
-            "no_threshold": list(self.no_threshold),
-            "advice_change": self.advice_change.to_json() if self.advice_change else None,
-            "monte_carlo": {
-                "draws": self.draws,
-                "spread": self.spread,
-                "seed": self.seed,
-                "win_share": self.win_share,
-                "mean_rank": self.mean_rank,
-                "gap_quantiles": self.gap_quantiles,
-            },
-            "method": {"tie_share": TIE_SHARE, "tie_gap": TIE_GAP, "clear_share": CLEAR_SHARE},
-        }
+    monte_carlo: MonteCarlo
+    method: dict[str, float] = Field(default_factory=_method)
 
 
 def past(target: float, now: float) -> float:
@@ -173,7 +147,10 @@ def weight_thresholds(
             factor = float((w[k] + delta) / w[k]) if w[k] > 0 else None
         factor = factor if factor is not None and math.isfinite(factor) else None
         found.append(
-            Threshold(cid, float(w[k]), float(new), float(new - w[k]), factor, names[i], float(raw[k]), value)
+            Threshold(
+                criterion=cid, current_weight=float(w[k]), threshold_weight=float(new), change=float(new - w[k]),
+                raw_factor=factor, new_winner=names[i], value_now=float(raw[k]), value=value,
+            )
         )
     found.sort(key=lambda t: abs(t.change))
     return found, none
@@ -221,7 +198,10 @@ def analyse(
     win = order[0]
     if len(names) == 1:
         return Sensitivity(
-            names[0], None, 0.0, [], list(criteria), 0, spread, seed, {names[0]: 1.0}, {names[0]: 1.0}, {}, "single"
+            winner=names[0], runner_up=None, gap=0.0, verdict="single", tied_with=[], smallest_change=None,
+            thresholds=[], no_threshold=list(criteria),
+            monte_carlo=MonteCarlo(draws=0, spread=spread, seed=seed, win_share={names[0]: 1.0},
+                                   mean_rank={names[0]: 1.0}, gap_quantiles={}),
         )
     second = order[1]
     gap = float(tot[win] - tot[second])
@@ -233,6 +213,7 @@ def analyse(
     gaps = scores[:, win] - scores[:, second]
     quant = {f"p{q}": float(np.percentile(gaps, q)) for q in (5, 50, 95)}
     tied = [names[i] for i in order[1:] if share[names[i]] >= TIE_SHARE or tot[win] - tot[i] < TIE_GAP]
+    verdict: Literal["clear", "likely", "tie"]
     if tied:
         verdict = "tie"
     elif share[names[win]] >= CLEAR_SHARE:
@@ -240,7 +221,10 @@ def analyse(
     else:
         verdict = "likely"
     return Sensitivity(
-        names[win], names[second], gap, thresholds, none, draws, spread, seed, share, mean_rank, quant, verdict, tied
+        winner=names[win], runner_up=names[second], gap=gap, verdict=verdict, tied_with=tied,
+        smallest_change=thresholds[0] if thresholds else None, thresholds=thresholds, no_threshold=none,
+        monte_carlo=MonteCarlo(draws=draws, spread=spread, seed=seed, win_share=share, mean_rank=mean_rank,
+                               gap_quantiles=quant),
     )
 
 

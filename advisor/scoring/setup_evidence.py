@@ -47,7 +47,7 @@ def migration_evidence(kb: KnowledgeBase, framework: str, profile: Profile) -> t
         + f": {lo:.0f}-{hi:.0f} engineer-months, {100 * cost.share[0]:.0f}-{100 * cost.share[1]:.0f}% of "
         f"{who} over {cost.horizon_months:g} months"
     )
-    figures = [p.to_json() for p in cost.pairs]
+    figures = [p.model_dump(mode="json") for p in cost.pairs]
     return Measured(cost.score, 1.0, summary, figures, "profile"), notes
 
 

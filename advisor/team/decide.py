@@ -14,9 +14,10 @@ import dataclasses
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
+from pydantic import Field
 
 from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.freshness import stale_facts
@@ -24,6 +25,7 @@ from advisor.profile import AhpResult, resolve_profile
 from advisor.scoring.constraints import Exclusion, apply_constraints, check_constraints
 from advisor.scoring.engine import Assessment, assess
 from advisor.scoring.fleet import team_fleet
+from advisor.scoring.result import FrozenResult
 from advisor.scoring.sensitivity import DEFAULT_DRAWS
 from advisor.team.aggregate import kendall_w, normalized, ranks_of, team_weights
 from advisor.team.fragility import FRAGILE_CHANGE, Fragility, analyse_fragility
@@ -56,21 +58,16 @@ class MemberView:
         return self.assessment.ranking[0].framework if self.assessment.ranking else None
 
 
-@dataclass(frozen=True)
-class Disagreement:
+class Disagreement(FrozenResult):
     """A criterion the members weigh differently: the spread of their shares, and who is at each end."""
 
     criterion: str
     name: str
-    spread: float
+    spread: float = Field(ge=0, le=1)
     low: float
     low_members: list[str]
     high: float
     high_members: list[str]
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON form."""
-        return dataclasses.asdict(self)
 
 
 @dataclass
@@ -118,7 +115,11 @@ def team_candidates(
             hard[fid] += check_constraints(kb, fid, kb.policies[pid].constraints, f"policy {pid!r}")
     candidates = [fid for fid in kb.frameworks if not hard[fid] and not soft[fid]]
     exclusions = [
-        Exclusion(fid, list(dict.fromkeys(hard[fid] + soft[fid])), "constraint" if hard[fid] else "not_considered")
+        Exclusion(
+            framework=fid,
+            kind="constraint" if hard[fid] else "not_considered",
+            reasons=list(dict.fromkeys(hard[fid] + soft[fid])),
+        )
         for fid in kb.frameworks
         if hard[fid] or soft[fid]
     ]
@@ -136,13 +137,13 @@ def _disagreements(kb: KnowledgeBase, members: Sequence[Member], top: int = 3) -
             continue
         out.append(
             Disagreement(
-                cid,
-                crit.name,
-                hi - lo,
-                lo,
-                [k for k, v in shares.items() if v - lo < 1e-9],
-                hi,
-                [k for k, v in shares.items() if hi - v < 1e-9],
+                criterion=cid,
+                name=crit.name,
+                spread=hi - lo,
+                low=lo,
+                low_members=[k for k, v in shares.items() if v - lo < 1e-9],
+                high=hi,
+                high_members=[k for k, v in shares.items() if hi - v < 1e-9],
             )
         )
     out.sort(key=lambda d: -d.spread)
@@ -207,7 +208,8 @@ def decide(
     known_stale = stale_facts(kb, today)
     criteria = list(kb.criteria)
     warnings = [
-        TeamWarning(TeamWarningCode.MEMBER_LEFT_OUT, f"{x.path}: left out: {x.reason}", member=x.path) for x in left_out
+        TeamWarning(code=TeamWarningCode.MEMBER_LEFT_OUT, message=f"left out: {x.reason}", member=x.path)
+        for x in left_out
     ]
     pairwise = [m for m in members if m.kind == "pairwise"]
     individuals = [m for m in members if m.kind == "weights"]
@@ -215,16 +217,16 @@ def decide(
     if pairwise and group is None:
         warnings.append(
             TeamWarning(
-                TeamWarningCode.NO_GROUP_MATRIX,
-                "the pairwise members' judgements, pooled, do not link every criterion they name: "
+                code=TeamWarningCode.NO_GROUP_MATRIX,
+                message="the pairwise members' judgements, pooled, do not link every criterion they name: "
                 "no group matrix exists, so each pairwise member's own weights are averaged (AIP) instead",
             )
         )
     if group is not None and group.consistency_ratio is not None and group.consistency_ratio > 0.10:
         warnings.append(
             TeamWarning(
-                TeamWarningCode.GROUP_INCONSISTENT,
-                f"the pairwise members' combined judgements are inconsistent (consistency ratio "
+                code=TeamWarningCode.GROUP_INCONSISTENT,
+                message=f"the pairwise members' combined judgements are inconsistent (consistency ratio "
                 f"{group.consistency_ratio:.2f} > 0.10): they disagree with each other, not only within themselves",
             )
         )
@@ -232,7 +234,8 @@ def decide(
     weights = normalized({c: (w if w >= MIN_SHARE else 0.0) for c, w in weights.items()})
     for m in members:
         warnings += [
-            TeamWarning(TeamWarningCode.MEMBER_PROFILE, f"{m.label}: {w}", member=m.label) for w in m.resolved.warnings
+            TeamWarning(code=TeamWarningCode.MEMBER_PROFILE, message=w, member=m.label)
+            for w in m.resolved.warnings
         ]
     profile = team_profile([m.resolved for m in members], weights, warnings)
     # One member: their profile as written, so resolved exactly as `report` resolves it.
@@ -270,12 +273,14 @@ def decide(
     frag = (
         analyse_fragility(x, names, criteria, members, lambda done: report(DecideStep.FRAGILITY, done))
         if names
-        else Fragility("none", [], [], {})
+        else Fragility(verdict="none")
     )
     frag.statement = _statement(kb, frag, winner, team.sensitivity.verdict if team.sensitivity else None)
     if len(members) == 1:
         warnings.append(
-            TeamWarning(TeamWarningCode.TEAM_OF_ONE, "a team of one: the team's answer is that member's own")
+            TeamWarning(
+                code=TeamWarningCode.TEAM_OF_ONE, message="a team of one: the team's answer is that member's own"
+            )
         )
     return TeamDecision(
         members=views,

@@ -15,14 +15,11 @@ from advisor.team.decision_schema import (
     AggregationSection,
     AijSection,
     ConsensusSection,
-    DisagreementModel,
-    FragilitySection,
     LeftOutSection,
     MemberRank,
     MemberSection,
     TeamDecisionDoc,
     TeamSection,
-    TeamWarningModel,
 )
 
 if TYPE_CHECKING:
@@ -110,15 +107,11 @@ def to_document(
             agreeing=decision.agreeing,
             disagreeing={v.member.label: v.winner for v in decision.members if winner and v.winner != winner},
         ),
-        disagreements=[DisagreementModel(**d.to_json()) for d in decision.disagreements],
-        fragility=FragilitySection(**decision.fragility.to_json()),
+        disagreements=decision.disagreements,
+        fragility=decision.fragility,
+        # The one change on the way out: paths in the words and the member name the home folder, scrubbed.
         warnings=[
-            TeamWarningModel(
-                code=w.code,
-                message=_path(w.message),
-                field=w.field,
-                member=None if w.member is None else _path(w.member),
-            )
+            w.model_copy(update={"message": _path(w.message), "member": None if w.member is None else _path(w.member)})
             for w in decision.warnings
         ],
     )

@@ -7,6 +7,7 @@ from typing import Any
 from advisor.report import Report
 from advisor.report.markdown import exclusion_lines, ranking_lines, sensitivity_lines, warning_lines
 from advisor.report.models import Method
+from advisor.report.words import team_warning_sentence
 from advisor.sanitize import markdown_text
 from advisor.team.decision_schema import TeamDecisionDoc
 
@@ -134,6 +135,6 @@ def to_markdown_decision(doc: TeamDecisionDoc) -> str:
         out += [f"No single weight of {', '.join(map(_cell, frag.unmoved))} can change the answer.", ""]
     out += ["## Team ranking", ""] + _team_sections(doc)
     if doc.warnings:
-        out += ["## Team warnings", ""] + [f"- {_cell(w.message)}" for w in doc.warnings] + [""]
+        out += ["## Team warnings", ""] + [f"- {_cell(team_warning_sentence(w))}" for w in doc.warnings] + [""]
     out += [f"_fwadvisor {doc.tool.version}, knowledge {doc.knowledge.version}, {doc.generated_at}_", ""]
     return "\n".join(out)

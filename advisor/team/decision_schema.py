@@ -14,17 +14,19 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from advisor.report.models import (
     Ahp,
-    ExclusionModel,
     Knowledge,
     Machine,
     ProfileSection,
     RankingEntry,
-    RecommendationSection,
-    SensitivitySection,
     Tool,
-    WarningModel,
 )
-from advisor.team.warnings import TeamWarningCode
+from advisor.scoring.advice import Recommendation
+from advisor.scoring.constraints import Exclusion
+from advisor.scoring.engine import AssessmentWarning
+from advisor.scoring.sensitivity import Sensitivity
+from advisor.team.decide import Disagreement
+from advisor.team.fragility import Fragility
+from advisor.team.warnings import TeamWarning
 
 SCHEMA_VERSION: Literal["2.0"] = "2.0"
 SCHEMA_ID = "https://fwadvisor.invalid/schemas/team-decision-2.0.json"
@@ -104,61 +106,15 @@ class ConsensusSection(_M):
     disagreeing: dict[str, str | None] = Field(description="member -> their own winner, where it is not the team's")
 
 
-class DisagreementModel(_M):
-    """A criterion the members weigh differently."""
-
-    criterion: str
-    name: str
-    spread: float = Field(ge=0, le=1)
-    low: float
-    low_members: list[str]
-    high: float
-    high_members: list[str]
-
-
-class FlipModel(_M):
-    """The smallest change of one member's weight of one criterion that changes the team's answer."""
-
-    member: str
-    criterion: str
-    how: Literal["weight", "judgements"]
-    from_share: float
-    to_share: float
-    change: float
-    factor: float | None
-    new_winner: str
-
-
-class FragilitySection(_M):
-    """Who could change the team's answer alone, and how."""
-
-    verdict: Literal["fragile", "robust", "none"]
-    statement: str
-    fragile_below: float
-    smallest: FlipModel | None
-    flips: list[FlipModel]
-    unmoved: list[str]
-    without: dict[str, str]
-
-
-class TeamWarningModel(_M):
-    """Something to know about the team decision: a code to decide on, and the sentence to read."""
-
-    code: TeamWarningCode
-    message: str
-    field: str | None = Field(default=None, description="members_differ: the profile field, e.g. team.size")
-    member: str | None = Field(default=None, description="the member (label, or file when left out) it is about")
-
-
 class TeamSection(_M):
     """The team's answer: the scoring engine's ranking, breakdown and sensitivity for the aggregated weights."""
 
     profile: ProfileSection
     ranking: list[RankingEntry]
-    sensitivity: SensitivitySection | None
-    exclusions: list[ExclusionModel]
-    warnings: list[WarningModel]
-    recommendation: RecommendationSection
+    sensitivity: Sensitivity | None
+    exclusions: list[Exclusion]
+    warnings: list[AssessmentWarning]
+    recommendation: Recommendation
 
 
 class TeamDecisionDoc(_M):
@@ -178,9 +134,9 @@ class TeamDecisionDoc(_M):
     aggregation: AggregationSection
     team: TeamSection
     consensus: ConsensusSection
-    disagreements: list[DisagreementModel]
-    fragility: FragilitySection
-    warnings: list[TeamWarningModel]
+    disagreements: list[Disagreement]
+    fragility: Fragility
+    warnings: list[TeamWarning]
 
 
 def decision_schema() -> dict[str, Any]:

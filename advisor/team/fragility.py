@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
+from pydantic import Field
 
 from advisor.profile import ahp_weights
+from advisor.scoring.result import FrozenResult, Result
 from advisor.team.aggregate import Judgement, OneVaried, team_weights
 from advisor.team.members import Member
 
@@ -34,59 +35,37 @@ _SCAN = 36
 _BISECT = 30
 
 
-@dataclass(frozen=True)
-class Flip:
-    """The smallest change of one member's weight (or judgements) of one criterion that changes the answer."""
+class Flip(FrozenResult):
+    """The smallest change of one member's weight of one criterion that changes the team's answer."""
 
     member: str
     criterion: str
-    how: str  # "weight" (a weights member's share) or "judgements" (a pairwise member's judgements of it x factor)
+    how: Literal["weight", "judgements"]  # a weights member's share, or a pairwise member's judgements x factor
     from_share: float
     to_share: float
+    change: float  # to_share - from_share: the signed change of the member's own share of the criterion
     factor: float | None  # judgements multiplied by this (pairwise members only)
     new_winner: str
 
-    @property
-    def change(self) -> float:
-        """Signed change of the member's own share of the criterion."""
-        return self.to_share - self.from_share
 
-    def to_json(self) -> dict[str, Any]:
-        """JSON form."""
-        return {
-            "member": self.member,
-            "criterion": self.criterion,
-            "how": self.how,
-            "from_share": self.from_share,
-            "to_share": self.to_share,
-            "change": self.change,
-            "factor": self.factor,
-            "new_winner": self.new_winner,
-        }
+def _flip(
+    member: str, criterion: str, how: Literal["weight", "judgements"], from_share: float, to_share: float,
+    factor: float | None, new_winner: str,
+) -> Flip:
+    return Flip(member=member, criterion=criterion, how=how, from_share=from_share, to_share=to_share,
+                change=to_share - from_share, factor=factor, new_winner=new_winner)
 
 
-@dataclass
-class Fragility:
-    """Per member the smallest change that flips the answer, and the answer without each member."""
+class Fragility(Result):
+    """Who could change the team's answer alone, and how; and the answer without each member."""
 
-    verdict: str  # "fragile", "robust" or "none" (fewer than two candidates: nothing to flip)
-    flips: list[Flip]  # one per member who can change the answer alone, smallest change first
-    unmoved: list[str]  # members who cannot change it by moving any one weight
-    without: dict[str, str]  # member -> the team's winner without that member (same candidates)
+    verdict: Literal["fragile", "robust", "none"]  # none: fewer than two candidates, nothing to flip
     statement: str = ""
-    notes: list[str] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON form."""
-        return {
-            "verdict": self.verdict,
-            "statement": self.statement,
-            "fragile_below": FRAGILE_CHANGE,
-            "smallest": self.flips[0].to_json() if self.flips else None,
-            "flips": [f.to_json() for f in self.flips],
-            "unmoved": list(self.unmoved),
-            "without": dict(self.without),
-        }
+    fragile_below: float = FRAGILE_CHANGE
+    smallest: Flip | None = None  # the first of `flips`
+    flips: list[Flip] = Field(default_factory=list)  # one per member who can change the answer alone, smallest first
+    unmoved: list[str] = Field(default_factory=list)  # members who cannot change it by moving any one weight
+    without: dict[str, str] = Field(default_factory=dict)  # member -> the team's winner without that member
 
 
 def team_weights_of(
@@ -186,7 +165,8 @@ def analyse_fragility(
     """
     if len(names) < 2:
         return Fragility(
-            "none", [], [m.label for m in members], {}, "With fewer than two candidates there is no answer to change."
+            verdict="none", unmoved=[m.label for m in members],
+            statement="With fewer than two candidates there is no answer to change.",
         )
     weight_members = [m for m in members if m.kind == "weights"]
     pairwise_members = [m for m in members if m.kind == "pairwise"]
@@ -201,11 +181,11 @@ def analyse_fragility(
         candidates: list[Flip] = []
         if m.kind == "weights":
             for share, cid, i in _weight_flip(x, team, m, n, criteria, win):
-                candidates.append(Flip(m.label, cid, "weight", m.weights[cid], share, None, names[i]))
+                candidates.append(_flip(m.label, cid, "weight", m.weights[cid], share, None, names[i]))
         else:
             idx = pairwise_members.index(m)
             for share, f, cid, i in _pairwise_flips(x, weight_rows, pairwise_rows, idx, criteria, win):
-                candidates.append(Flip(m.label, cid, "judgements", m.weights[cid], share, f, names[i]))
+                candidates.append(_flip(m.label, cid, "judgements", m.weights[cid], share, f, names[i]))
         if candidates:
             flips.append(min(candidates, key=lambda fl: abs(fl.change)))
         else:
@@ -221,4 +201,5 @@ def analyse_fragility(
             without[m.label] = names[_winner(x, team_weights_of(rows_w, rows_p, criteria), criteria)]
     decisive = [label for label, w in without.items() if w != names[win]]
     fragile = bool(decisive) or bool(flips and abs(flips[0].change) < FRAGILE_CHANGE)
-    return Fragility("fragile" if fragile else "robust", flips, unmoved, without)
+    return Fragility(verdict="fragile" if fragile else "robust", smallest=flips[0] if flips else None, flips=flips,
+                     unmoved=unmoved, without=without)

@@ -9,7 +9,6 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from advisor.errors import AdvisorError
 from advisor.knowledge.base import KnowledgeBase
@@ -46,10 +45,6 @@ class LeftOut:
 
     path: str
     reason: str
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON form."""
-        return {"file": self.path, "reason": self.reason}
 
 
 def clean_label(text: str) -> str:

@@ -49,7 +49,11 @@ def _differ(values: Sequence[Any], field: str, rule: str, notes: list[TeamWarnin
     if len(distinct) > 1:
         shown = ", ".join(str(getattr(v, "value", v)) for v in distinct)
         notes.append(
-            TeamWarning(TeamWarningCode.MEMBERS_DIFFER, f"members state {field} differently ({shown}); {rule}", field)
+            TeamWarning(
+                code=TeamWarningCode.MEMBERS_DIFFER,
+                message=f"members state {field} differently ({shown}); {rule}",
+                field=field,
+            )
         )
 
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+
+from pydantic import Field
+
+from advisor.scoring.result import FrozenResult
 
 
 class TeamWarningCode(StrEnum):
@@ -17,11 +20,10 @@ class TeamWarningCode(StrEnum):
     TEAM_OF_ONE = "team_of_one"  # one member: the team's answer is theirs
 
 
-@dataclass(frozen=True)
-class TeamWarning:
-    """One team warning: its code, the sentence for people, and the field or member it is about."""
+class TeamWarning(FrozenResult):
+    """Something to know about the team decision: a code to decide on, and the sentence to read."""
 
     code: TeamWarningCode
-    message: str
-    field: str | None = None  # members_differ: the profile field, e.g. "team.size"
-    member: str | None = None  # member_profile / member_left_out: the member's label or file
+    message: str  # never names `member` first: the edge puts it there (`advisor.report.words`)
+    field: str | None = Field(default=None, description="members_differ: the profile field, e.g. team.size")
+    member: str | None = Field(default=None, description="the member (label, or file when left out) it is about")

@@ -181,6 +181,7 @@ def summary(report: Report) -> None:
     from advisor.cli.output import cell, styled
     from advisor.cli.output import console as make_console
     from advisor.report.sensitivity_text import advice_change_line
+    from advisor.report.words import warning_sentence
 
     console = make_console()
     rec = report.recommendation
@@ -199,7 +200,8 @@ def summary(report: Report) -> None:
         table.add_column(col, justify=just, overflow="fold")  # type: ignore[arg-type]
     for e in report.ranking:
         top = sorted(e.contributions, key=lambda c: -c.contribution)[:2]
-        evidence = "measured" if e.status == "measured here" else ("installed" if e.installed else "knowledge only")
+        # Decided on the status code, never on its words (a report from before codes shows "installed"/"knowledge").
+        evidence = "measured" if e.status_code == "measured" else ("installed" if e.installed else "knowledge only")
         table.add_row(
             str(e.rank),
             cell(e.name),
@@ -222,4 +224,4 @@ def summary(report: Report) -> None:
         if x.kind == "constraint":
             console.print(styled(("excluded", "yellow"), f" {cell(x.framework)}: {cell('; '.join(x.reasons))}"))
     for w in report.warnings:
-        console.print(styled(("warning", "yellow"), f" {cell('[' + w.code + ']')} {cell(w.message)}"))
+        console.print(styled(("warning", "yellow"), f" {cell('[' + w.code + ']')} {cell(warning_sentence(w))}"))

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from advisor.report.html import charts, parts
 from advisor.report.html.markup import Child, Safe, el, table, texter
 from advisor.report.html.page import answer_box, chart_block, document, section
+from advisor.report.words import team_warning_sentence
 
 if TYPE_CHECKING:  # the team package builds on the report package, not the other way round
     from advisor.team.decision_schema import TeamDecisionDoc
@@ -50,7 +51,8 @@ def decision_html(doc: TeamDecisionDoc, *, identify: bool = False) -> str:
         parts.scores(team.ranking, tx),
         parts.sensitivity(team.sensitivity, team.ranking, tx),
         parts.notes(team.exclusions, team.warnings, tx),
-        section("Team warnings", el("ul", [el("li", tx(w.message), class_="warn") for w in doc.warnings]))
+        section("Team warnings",
+                el("ul", [el("li", tx(team_warning_sentence(w)), class_="warn") for w in doc.warnings]))
         if doc.warnings else None,
         footer=tx(f"fwadvisor {doc.tool.version}, knowledge {doc.knowledge.version}, evidence: "
                   f"{doc.evidence.get('source', 'unknown')}, {doc.generated_at}"),

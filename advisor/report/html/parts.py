@@ -10,16 +10,14 @@ from advisor.profile import WEIGHT_SCALE_MAX
 from advisor.report.html import charts
 from advisor.report.html.markup import Cell, Child, Safe, el, join, table
 from advisor.report.html.page import chart_block, section
-from advisor.report.models import (
-    ExclusionModel,
-    RankingEntry,
-    RecommendationSection,
-    SensitivitySection,
-    WarningModel,
-)
+from advisor.report.models import RankingEntry
+from advisor.report.words import warning_sentence
 from advisor.report_evidence import BenchShape
+from advisor.scoring.advice import Recommendation
+from advisor.scoring.constraints import Exclusion
+from advisor.scoring.engine import AssessmentWarning
 from advisor.scoring.explain import display_parts, evidence_label, parts_text
-from advisor.scoring.sensitivity import AdviceChange, advice_change_sentence
+from advisor.scoring.sensitivity import Sensitivity, advice_change_sentence
 
 Tx = Callable[[Any], str]
 
@@ -38,7 +36,7 @@ def num(value: float | None, fmt: str = ".2f") -> Cell:
     return Cell(el("td", "" if value is None else format(value, fmt), class_="num"))
 
 
-def why(rec: RecommendationSection, ranking: Sequence[RankingEntry], sens: SensitivitySection | None,
+def why(rec: Recommendation, ranking: Sequence[RankingEntry], sens: Sensitivity | None,
         tx: Tx) -> list[Child]:
     """The reasons under the answer: the lead, the criteria that make it, and what single weight would change it."""
     points: list[Child] = []
@@ -60,9 +58,7 @@ def why(rec: RecommendationSection, ranking: Sequence[RankingEntry], sens: Sensi
             points.append(f"Wins {100 * share:.0f}% of {mc.draws} draws with every weight moved by up to "
                           f"±{100 * mc.spread:.0f}%.")
         if "advice_change" in sens.model_fields_set:
-            change = sens.advice_change
-            typed = None if change is None else AdviceChange(**change.model_dump())
-            points.append(advice_change_sentence(typed, names))
+            points.append(advice_change_sentence(sens.advice_change, names))
     return points
 
 
@@ -109,7 +105,7 @@ def _breakdown(e: RankingEntry, tx: Tx) -> Safe:
                 el("ul", [el("li", tx(n)) for n in e.notes]) if e.notes else None)
 
 
-def sensitivity(sens: SensitivitySection | None, ranking: Sequence[RankingEntry], tx: Tx) -> Safe | None:
+def sensitivity(sens: Sensitivity | None, ranking: Sequence[RankingEntry], tx: Tx) -> Safe | None:
     """How far each weight must move (0-5 scale) to change the winner, as arrows and as a table."""
     if sens is None:
         return None
@@ -185,7 +181,7 @@ def _note(m: Any) -> str:
     return text + (" (!)" if m.warnings else "")
 
 
-def notes(exclusions: Sequence[ExclusionModel], warnings: Sequence[WarningModel], tx: Tx) -> Safe | None:
+def notes(exclusions: Sequence[Exclusion], warnings: Sequence[AssessmentWarning], tx: Tx) -> Safe | None:
     """Frameworks left out and the warnings, each with its code."""
     if not exclusions and not warnings:
         return None
@@ -193,7 +189,7 @@ def notes(exclusions: Sequence[ExclusionModel], warnings: Sequence[WarningModel]
         "Left out and warnings",
         table(["Framework", "Why left out"], [[tx(x.framework), tx("; ".join(x.reasons))] for x in exclusions])
         if exclusions else None,
-        el("ul", [el("li", el("code", tx(w.code)), " ", tx(w.message), class_="warn") for w in warnings])
+        el("ul", [el("li", el("code", tx(w.code)), " ", tx(warning_sentence(w)), class_="warn") for w in warnings])
         if warnings else None,
         id_="notes",
     )

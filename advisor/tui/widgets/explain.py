@@ -8,10 +8,12 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from advisor.report.words import warning_sentence
 from advisor.scoring.explain import evidence_label, parts_text
 
 if TYPE_CHECKING:  # only for types: the core is imported through advisor.tui.core
-    from advisor.report.models import RankingEntry, Report, WarningModel
+    from advisor.report.models import RankingEntry, Report
+    from advisor.scoring.engine import AssessmentWarning
 
 #: Decimals of the breakdown's contributions and total, the same for both so that they add up on screen.
 DIGITS = 2
@@ -39,12 +41,9 @@ def sensitivity_sentence(report: Report, criteria_names: dict[str, str], change:
     return " ".join(parts)
 
 
-def warning_text(warning: WarningModel) -> str:
-    """A report warning as a sentence: its message, prefixed by the framework it is about."""
-    message = warning.message or warning.code
-    if warning.framework and not message.startswith(f"{warning.framework}:"):
-        message = f"{warning.framework}: {message}"
-    return message
+def warning_text(warning: AssessmentWarning) -> str:
+    """A report warning as a sentence, as every other shell words it (`advisor.report.words`)."""
+    return warning_sentence(warning)
 
 
 #: The ranking's status column per status code.
