@@ -98,7 +98,9 @@ def _node_task(argv: list[str], timeout_s: float, fault: str | None) -> dict[str
     import subprocess
     import sys
 
-    env = dict(os.environ)
+    from advisor.fleet.lifeline import PARENT_ENV
+
+    env = {**os.environ, PARENT_ENV: str(os.getpid())}  # the node command ends when this worker dies
     if fault:
         env["FWADVISOR_BENCH_FAULT"] = fault
     proc = subprocess.Popen([sys.executable, "-m", "advisor", *argv], stdout=subprocess.PIPE,
