@@ -1,6 +1,7 @@
 """A simulated three-node Ray cluster on this host running `fwadvisor fleet run --ray`: wall time and peak memory.
 
-    python benchmarks/fleet_sim.py [--nodes 3] [--preset fleet] [--fast-probe] [--kill-rank R] [--json FILE]
+    python benchmarks/fleet_sim.py [--nodes 3] [--preset fleet] [--fast-probe] [--kill-rank R] [--no-allreduce]
+                                [--json FILE]
 
 Each simulated node is a Ray raylet of its own (ray.cluster_utils.Cluster) with one CPU and a custom resource
 `fleet_node`, so STRICT_SPREAD places one bundle on each. The command under test is the real CLI in a
@@ -151,12 +152,15 @@ def main() -> int:
     parser.add_argument("--preset", default="fleet", help="node bench preset, or 'none' for --no-bench")
     parser.add_argument("--fast-probe", action="store_true")
     parser.add_argument("--kill-rank", type=int)
+    parser.add_argument("--no-allreduce", action="store_true", help="no cross-node all-reduce (led by bundle 0)")
     parser.add_argument("--timeout", type=float, default=300.0, help="--node-timeout for fleet run")
     parser.add_argument("--json", metavar="FILE", help="write the result JSON here")
     args = parser.parse_args()
     node_args = ["--no-bench"] if args.preset == "none" else ["--preset", args.preset]
     if args.fast_probe:
         node_args.append("--fast-probe")
+    if args.no_allreduce:
+        node_args.append("--no-allreduce")
     result = simulate(args.nodes, node_args, args.kill_rank, args.timeout)
     text = json.dumps(result, indent=1)
     if args.json:

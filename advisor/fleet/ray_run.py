@@ -98,7 +98,9 @@ def _node_task(argv: list[str], timeout_s: float, fault: str | None) -> dict[str
     import subprocess
     import sys
 
-    env = dict(os.environ)
+    from advisor.fleet.lifeline import PARENT_ENV
+
+    env = {**os.environ, PARENT_ENV: str(os.getpid())}  # the node command ends when this worker dies
     if fault:
         env["FWADVISOR_BENCH_FAULT"] = fault
     proc = subprocess.Popen([sys.executable, "-m", "advisor", *argv], stdout=subprocess.PIPE,
@@ -186,6 +188,33 @@ def _bundles(ray: Any, plan: RayPlan, count: int) -> list[dict[str, float]]:
     return out
 
 
+def with_leader(argv: tuple[str, ...], host: str | None, count: int) -> tuple[str, ...]:
+    """The node arguments with `--leader HOST:PORT` added: bundle 0's node serves the all-reduce's rendezvous.
+
+    Ray sets none of the launcher variables a node reads its leader from, so without this every node would skip
+    the cross-node all-reduce. Left as it is for one node, with the all-reduce off, or with a leader given by hand;
+    the port is `--allreduce-port` where given, else torchrun's default.
+    """
+    from advisor.fleet.allreduce import DEFAULT_RENDEZVOUS_PORT
+
+    if host is None or count < 2 or "--no-allreduce" in argv or "--leader" in argv:
+        return argv
+    port = argv[argv.index("--allreduce-port") + 1] if "--allreduce-port" in argv[:-1] else DEFAULT_RENDEZVOUS_PORT
+    host = f"[{host}]" if ":" in host else host
+    return (*argv, "--leader", f"{host}:{port}")
+
+
+def _bundle_zero_host(ray: Any, pg: Any) -> str | None:
+    """The IP address of the node that holds bundle 0 (None where Ray does not say)."""
+    from ray.util.placement_group import placement_group_table
+
+    table = _bounded(lambda: placement_group_table(pg), CONTROL_TIMEOUT_S, "read the placement group")
+    node_id = (table.get("bundles_to_node_id") or {}).get(0)
+    nodes = _bounded(ray.nodes, CONTROL_TIMEOUT_S, "list nodes")
+    return next((str(n["NodeManagerAddress"]) for n in nodes
+                 if n.get("NodeID") == node_id and n.get("NodeManagerAddress")), None)
+
+
 def run_on_ray(plan: RayPlan) -> RayOutcome:
     """Place one bundle per node (STRICT_SPREAD), run the node command in each, and gather what came back."""
     try:
@@ -216,10 +245,10 @@ def run_on_ray(plan: RayPlan) -> RayOutcome:
                              field="--nodes") from None
         task = ray.remote(max_retries=0)(_node_task)
         faults = _faults()
+        node_argv = with_leader(plan.node_argv, _bundle_zero_host(ray, pg), count)
         refs = {}
         for rank, bundle in enumerate(bundles):
-            argv = ["fleet", "node", "--rank", str(rank), "--world-size", str(count), "--stdout",
-                    *plan.node_argv]
+            argv = ["fleet", "node", "--rank", str(rank), "--world-size", str(count), "--stdout", *node_argv]
             strategy = PlacementGroupSchedulingStrategy(pg, placement_group_bundle_index=rank)
             extra = {k: v for k, v in bundle.items() if k not in ("CPU", "GPU")}
             ref = task.options(num_cpus=bundle["CPU"], num_gpus=bundle.get("GPU", 0), resources=extra or None,

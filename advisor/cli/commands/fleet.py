@@ -127,10 +127,12 @@ def run_node(args: argparse.Namespace) -> int:
     from advisor.cli.signals import run_cancellable
     from advisor.fleet import node_file_name
     from advisor.fleet import run_node as node_report
+    from advisor.fleet.lifeline import die_with_parent
     from advisor.jsonio import json_text
     from advisor.knowledge import load_knowledge
     from advisor.privacy import scrub
 
+    die_with_parent()  # under `fleet run --ray`: a Ray worker that dies takes this node and its children along
     place = _place(args)
     options = _options(args)
     if not place.writes_report:
