@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from advisor.errors import KnowledgeError
 from advisor.knowledge import load_knowledge, validate_dirs
-from advisor.knowledge.schema import Hardware, OperatingSystem, Support
+from advisor.knowledge.schema import Basis, Hardware, OperatingSystem, Support
 from advisor.yamlio import load_yaml_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,7 +66,9 @@ def test_tpu7x_is_jax_and_pytorch_only_and_tensorflow_tpu_generations_say_so(kb)
 def test_the_audits_examples_stay_fixed(kb) -> None:  # type: ignore[no-untyped-def]
     # Issue 11's audit found these wrong; each was re-verified (sources in the YAML) and must not regress.
     fw = kb.frameworks
-    assert not fw["tensorflow"].hardware[Hardware.GOOGLE_TPU].status.usable  # no TPU build after 2.20, not on TPU7x
+    tpu = fw["tensorflow"].hardware[Hardware.GOOGLE_TPU]
+    assert not tpu.generations["tpu7x"].status.usable  # Google: "TensorFlow is not supported" on TPU7x
+    assert tpu.basis is not Basis.JUDGEMENT  # the old "deprecated" was a judgement no source stated
     assert "tensorflow-cpu" not in (fw["tensorflow"].hardware[Hardware.CPU].install or "")  # no macOS/aarch64 wheels
     assert "3.13" in fw["keras"].python_versions
     # jax 0.12's extras pin plugin versions that do not exist: unpinned lines resolve to older jax.
