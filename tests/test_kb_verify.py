@@ -14,6 +14,7 @@ import sys
 import threading
 from pathlib import Path
 
+import jsonschema
 import pytest
 from _kb_verify_support import (
     CLAIMS,
@@ -28,6 +29,7 @@ from _kb_verify_support import (
 
 from advisor.knowledge import load_knowledge
 from advisor.knowledge.verify import Pip, verify_knowledge
+from advisor.knowledge.verify.results import VerifyResult, document, schema_text
 
 
 def test_matching_claims_show_no_drift_through_the_cli(tmp_path: Path, pip_env: dict[str, str]) -> None:
@@ -36,6 +38,7 @@ def test_matching_claims_show_no_drift_through_the_cli(tmp_path: Path, pip_env: 
                          capture_output=True, text=True, env=pip_env, timeout=120)
     assert out.returncode == 0, out.stdout + out.stderr
     report = json.loads(out.stdout)
+    jsonschema.validate(report, json.loads(schema_text()))
     assert report["schema"] == "fwadvisor.kb_verify/2" and report["status"] == "ok" and report["drift"] == 0
     jax = report["frameworks"]["jax"]
     assert jax["drift"] == [] and jax["stale"] == [] and jax["checks"] > 0
@@ -78,7 +81,7 @@ def test_stale_claims_are_drift(tmp_path: Path, pip_env: dict[str, str]) -> None
     assert drift["requires_python", "fwpure", None].found == ">=3.11"
     assert drift["install", INSTALL_LINE, f"{HOST}/cp313"].found == "fwpure 1.9"
     assert drift["install", INSTALL_LINE, f"{OTHER}/cp313"].found in ("fwpure 1.9", "fwplugin 1.9")
-    assert result.to_json()["status"] == "drift"
+    assert document(result)["status"] == "drift"
 
 
 def test_a_release_that_drops_the_py3_tag_is_the_latest(tmp_path: Path, pip_env: dict[str, str]) -> None:
@@ -141,4 +144,11 @@ def test_facts_older_than_a_release_are_stale_and_a_vendor_index_is_not_checkabl
     assert "packages.distributions.fwdate" not in stale.facts and "as_of" in stale.facts
     reasons = {(n.reason.value, n.subject) for n in verdict.not_checked}
     assert ("vendor_index", "fwvendor") in reasons  # never a pass: said to be not checkable here
-    assert all("127.0.0.1" not in n.to_json()["detail"] for n in verdict.not_checked)
+    shown = document(VerifyResult("pip", {"jax": verdict}))["frameworks"]["jax"]["not_checked"]
+    assert shown and all("127.0.0.1" not in n["detail"] for n in shown)
+
+
+def test_the_published_kb_verify_schema_is_generated_from_the_models() -> None:
+    committed = (ROOT / "docs" / "kb-verify.schema.json").read_text(encoding="utf-8")
+    regenerate = "python -c 'from advisor.knowledge.verify.results import schema_text as s; print(s(), end=\"\")'"
+    assert committed == schema_text(), f"run: {regenerate} > docs/kb-verify.schema.json"

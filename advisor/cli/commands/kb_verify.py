@@ -55,8 +55,9 @@ def run_verify(kb: Any, args: argparse.Namespace) -> int:
     if args.json:
         from advisor.cli.output import emit_text
         from advisor.jsonio import json_text
+        from advisor.knowledge.verify.results import document
 
-        emit_text(json_text(result.to_json()))
+        emit_text(json_text(document(result)))
         return code
     _print(result)
     return code

@@ -1,15 +1,23 @@
-"""What `kb verify` found, as typed results: drift, stale facts, what could not be checked here, and timings."""
+"""What `kb verify` found, as typed results: drift, stale facts, what could not be checked here, and timings.
+
+The results are pydantic dataclasses: the `--json` document and its published schema are generated from them
+(`document`, `schema_text`), so the shape cannot drift from the objects the checks build.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+import json
+from dataclasses import field
 from enum import StrEnum
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, TypeAdapter, computed_field, field_serializer
+from pydantic.dataclasses import dataclass
 
 from advisor.knowledge.verify.pip import redact
 
-#: Documented in docs/knowledge.md ("kb verify --json").
+#: Documented in docs/knowledge.md ("kb verify --json"); the schema is docs/kb-verify.schema.json.
 JSON_SCHEMA_ID = "fwadvisor.kb_verify/2"
 
 
@@ -32,12 +40,12 @@ class Drift:
     target: str | None  # platform/python tag, where the claim is about one
     claimed: str
     found: str
-    command: str  # a pip command that shows it (URLs redacted)
+    command: str  # a pip command that shows it
 
-    def to_json(self) -> dict[str, Any]:
-        """JSON form; an install line's own index URL is shown as `<url>`."""
-        return {"kind": self.kind.value, "subject": redact(self.subject), "target": self.target,
-                "claimed": self.claimed, "found": self.found, "command": redact(self.command)}
+    @field_serializer("subject", "command")
+    def _redacted(self, value: str) -> str:
+        # An install line's own index URL is shown as `<url>`: no index host is written into output.
+        return redact(value)
 
 
 @dataclass(frozen=True)
@@ -48,11 +56,6 @@ class Stale:
     version: str
     released: dt.date
     facts: tuple[str, ...]  # where the facts are (`as_of` of `scores.performance`, `packages.jax`, ...)
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON form."""
-        return {"distribution": self.distribution, "version": self.version, "released": self.released.isoformat(),
-                "facts": list(self.facts)}
 
 
 class Unchecked(StrEnum):
@@ -74,9 +77,9 @@ class NotChecked:
     subject: str
     detail: str = ""
 
-    def to_json(self) -> dict[str, Any]:
-        """JSON form."""
-        return {"reason": self.reason.value, "subject": redact(self.subject), "detail": redact(self.detail)}
+    @field_serializer("subject", "detail")
+    def _redacted(self, value: str) -> str:
+        return redact(value)
 
 
 @dataclass(frozen=True)
@@ -87,53 +90,84 @@ class CheckTime:
     seconds: float
     cached: bool
 
-    def to_json(self) -> dict[str, Any]:
-        """JSON form."""
-        return {"question": redact(self.question), "seconds": round(self.seconds, 3), "cached": self.cached}
+    @field_serializer("question")
+    def _redacted(self, value: str) -> str:
+        return redact(value)
+
+    @field_serializer("seconds")
+    def _rounded(self, value: float) -> float:
+        return round(value, 3)
 
 
 @dataclass
 class FrameworkVerdict:
     """What `kb verify` found for one framework."""
 
-    framework: str
+    # Not in the JSON: the document keys each verdict by its framework.
+    framework: Annotated[str, Field(exclude=True)]
     checks: int = 0
     drift: list[Drift] = field(default_factory=list)
     stale: list[Stale] = field(default_factory=list)
     not_checked: list[NotChecked] = field(default_factory=list)
     times: list[CheckTime] = field(default_factory=list)
 
-    def to_json(self) -> dict[str, Any]:
-        """JSON form (see docs/knowledge.md)."""
-        return {"checks": self.checks, "drift": [d.to_json() for d in self.drift],
-                "stale": [s.to_json() for s in self.stale], "not_checked": [n.to_json() for n in self.not_checked],
-                "times": [t.to_json() for t in self.times]}
-
 
 @dataclass(frozen=True)
 class VerifyResult:
-    """Drift for every framework with package claims."""
+    """Drift for every framework with package claims: the `kb verify --json` document."""
 
     pip_version: str
     frameworks: dict[str, FrameworkVerdict]
     seconds: float = 0.0
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def schema(self) -> Literal["fwadvisor.kb_verify/2"]:
+        """The document's schema id."""
+        return "fwadvisor.kb_verify/2"
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def status(self) -> Literal["ok", "drift"]:
+        """`drift` when any claim drifted or any release postdates facts."""
+        return "drift" if self.drift_count else "ok"
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def checks(self) -> int:
+        """How many questions were checked, over all frameworks."""
+        return sum(v.checks for v in self.frameworks.values())
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def drift(self) -> int:
+        """How many claims drifted, and how many releases postdate facts, over all frameworks."""
+        return self.drift_count
 
     @property
     def drift_count(self) -> int:
         """How many claims drifted, and how many releases postdate facts, over all frameworks."""
         return sum(len(v.drift) + len(v.stale) for v in self.frameworks.values())
 
-    def to_json(self) -> dict[str, Any]:
-        """The documented `kb verify --json` shape."""
-        return {
-            "schema": JSON_SCHEMA_ID,
-            "status": "drift" if self.drift_count else "ok",
-            "pip_version": self.pip_version,
-            "seconds": round(self.seconds, 3),
-            "checks": sum(v.checks for v in self.frameworks.values()),
-            "drift": self.drift_count,
-            "frameworks": {k: v.to_json() for k, v in self.frameworks.items()},
-        }
+    @field_serializer("seconds")
+    def _rounded(self, value: float) -> float:
+        return round(value, 3)
+
+
+_ADAPTER: TypeAdapter[VerifyResult] = TypeAdapter(VerifyResult)
+
+
+def document(result: VerifyResult) -> dict[str, Any]:
+    """The documented `kb verify --json` document of `result` (plain JSON types)."""
+    data: dict[str, Any] = _ADAPTER.dump_python(result, mode="json")
+    return data
+
+
+def schema_text() -> str:
+    """The JSON Schema of the `--json` document, generated from the models (docs/kb-verify.schema.json)."""
+    schema = _ADAPTER.json_schema(mode="serialization")
+    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": JSON_SCHEMA_ID, **schema}
+    return json.dumps(schema, indent=2, sort_keys=True) + "\n"
 
 
 @dataclass(frozen=True)
