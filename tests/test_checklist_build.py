@@ -7,11 +7,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
 from advisor.checklist import (
     SCHEMA,
     build_checklist,
+    checklist_document,
+    checklist_schema,
     choose_cuda_line,
     cuda_driver_version,
     detect_backends,
@@ -209,7 +212,7 @@ def test_with_done_marks_items_and_keeps_stale_ids(fkb) -> None:  # type: ignore
 
 def test_json_form_is_serialisable_and_complete(fkb) -> None:  # type: ignore[no-untyped-def]
     c = build_checklist(fkb, "jax", read(fake_nvml_probe("12.4")), from_framework="pytorch", targets=["mobile"])
-    data = json.loads(json.dumps(c.to_json()))
+    data = json.loads(json.dumps(checklist_document(c)))
     assert data["schema"] == SCHEMA
     assert data["backend"] == "nvidia_cuda" and data["from"] == "pytorch" and data["targets"] == ["mobile"]
     assert data["machine"]["cuda_driver"] == "12.4"
@@ -217,6 +220,8 @@ def test_json_form_is_serialisable_and_complete(fkb) -> None:  # type: ignore[no
     assert ids == list(c.ids)
     assert data["progress"] == {"done": 0, "total": len(ids)}
     assert data["knowledge"]["version"] == "test.1"
+    jsonschema.validate(data, checklist_schema())
+    assert all("path" not in p for p in data["knowledge"]["packs"])  # a pack's folder is the user's
 
 
 def test_markdown_code_blocks_are_indented_under_their_item(fkb) -> None:  # type: ignore[no-untyped-def]
@@ -261,3 +266,8 @@ def test_required_hardware_sets_the_backend_on_a_machine_without_it(kb) -> None:
     assert any("no Google TPU" in w for w in c.warnings)
     # Without the constraint the same machine gets the CPU build, as before.
     assert build_checklist(kb, "jax", read(CPU_PROBE)).backend == Hardware.CPU
+
+
+def test_the_published_checklist_schema_is_generated_from_the_model() -> None:
+    committed = json.loads((Path(__file__).parent.parent / "docs" / "checklist.schema.json").read_text("utf-8"))
+    assert committed == checklist_schema(), "regenerate docs/checklist.schema.json from checklist_schema()"

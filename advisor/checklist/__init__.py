@@ -22,13 +22,25 @@ from advisor.checklist.machine import (
     machine_summary,
     python_version,
 )
-from advisor.checklist.model import SCHEMA, SECTIONS, Checklist, ChecklistLink, Item, Need, Section
+from advisor.checklist.model import (
+    SCHEMA,
+    SECTIONS,
+    Checklist,
+    ChecklistLink,
+    Item,
+    Need,
+    Section,
+    checklist_document,
+    checklist_schema,
+)
 from advisor.checklist.sections import verify_command
 
 __all__ = [
     "DEVICE_NOUNS",
     "HARDWARE_LABELS",
     "SCHEMA",
+    "checklist_document",
+    "checklist_schema",
     "SECTIONS",
     "Checklist",
     "ChecklistLink",

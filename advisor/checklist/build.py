@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from advisor.checklist.install import _install_section
 from advisor.checklist.machine import machine_summary
-from advisor.checklist.model import Checklist, Need, Section
+from advisor.checklist.model import Checklist, KnowledgeStamp, Need, Section
 from advisor.checklist.sections import (
     _concepts_section,
     _pitfalls_section,
@@ -87,11 +87,7 @@ def build_checklist(
         sections=sections,
         needs=tuple(needs),
         warnings=tuple(warnings),
-        knowledge={
-            "name": packs[0].name if packs else "unknown",
-            "version": kb.version,
-            "packs": [p.to_json() for p in packs],
-        },
+        knowledge=KnowledgeStamp(packs[0].name if packs else "unknown", kb.version, tuple(packs)),
     )
     _assert_unique(checklist)
     return checklist.with_done(done)

@@ -10,7 +10,9 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any
+
+from typing_extensions import TypedDict  # pydantic reads it on Python 3.11 (the checklist model holds one)
 
 from advisor.knowledge.schema import Hardware
 

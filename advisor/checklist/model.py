@@ -1,14 +1,18 @@
-"""The checklist as data (frozen dataclasses, `to_json`) and as Markdown (GitHub task lists)."""
+"""The checklist as data (frozen pydantic dataclasses; JSON generated from them) and as Markdown (task lists)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any
+from collections.abc import Collection, Iterable
+from dataclasses import replace
+from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
+from pydantic import Field, TypeAdapter, computed_field, field_serializer
+from pydantic.dataclasses import dataclass
+
 from advisor.checklist.machine import MachineSummary, machine_line
+from advisor.knowledge.base import PackInfo
 from advisor.knowledge.schema import Hardware
 
 SCHEMA = "fwadvisor.checklist/1"
@@ -32,10 +36,6 @@ class ChecklistLink:
     url: str
     purpose: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        """JSON form."""
-        return {"name": self.name, "url": self.url, "purpose": self.purpose}
-
 
 @dataclass(frozen=True)
 class Item:
@@ -51,19 +51,9 @@ class Item:
     warning: bool = False
     done: bool = False
 
-    def to_json(self) -> dict[str, Any]:
-        """JSON form."""
-        return {
-            "id": self.id,
-            "title": self.title,
-            "detail": self.detail,
-            "code": self.code,
-            "code_lang": self.code_lang or None,
-            "done_when": self.done_when,
-            "links": [link.to_json() for link in self.links],
-            "warning": self.warning,
-            "done": self.done,
-        }
+    @field_serializer("code_lang")
+    def _no_lang(self, value: str) -> str | None:
+        return value or None
 
 
 @dataclass(frozen=True)
@@ -74,39 +64,57 @@ class Section:
     title: str
     items: tuple[Item, ...]
 
-    def to_json(self) -> dict[str, Any]:
-        """JSON form."""
-        return {"id": self.id, "title": self.title, "items": [i.to_json() for i in self.items]}
-
 
 @dataclass(frozen=True)
 class Need:
     """Something this machine must change before the framework runs as chosen (team mode lists these)."""
 
-    kind: str  # "driver" | "python"
+    kind: Literal["driver", "python"]
     detail: str
 
-    def to_json(self) -> dict[str, Any]:
-        """JSON form."""
-        return {"kind": self.kind, "detail": self.detail}
+
+@dataclass(frozen=True)
+class KnowledgeStamp:
+    """The knowledge base a checklist was written from."""
+
+    name: str
+    version: str
+    packs: tuple[PackInfo, ...]
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How many items are ticked, of how many."""
+
+    done: int
+    total: int
 
 
 @dataclass(frozen=True)
 class Checklist:
-    """The onboarding checklist for one framework, one machine and (optionally) one former framework."""
+    """The onboarding checklist for one framework, one machine and (optionally) one former framework.
+
+    Its JSON (`checklist_document`, schema `fwadvisor.checklist/1`) is generated from these fields.
+    """
 
     framework: str
     framework_name: str
-    from_framework: str | None
+    from_framework: Annotated[str | None, Field(serialization_alias="from")]
     from_name: str | None
     targets: tuple[str, ...]
     backend: Hardware
     machine: MachineSummary
     sections: tuple[Section, ...]
+    knowledge: KnowledgeStamp
     needs: tuple[Need, ...] = ()
     warnings: tuple[str, ...] = ()
-    knowledge: Mapping[str, Any] = field(default_factory=dict)
     stale_done: tuple[str, ...] = ()  # ticked ids that no longer exist in this checklist
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def schema(self) -> Literal["fwadvisor.checklist/1"]:
+        """The document's schema id."""
+        return "fwadvisor.checklist/1"
 
     @property
     def items(self) -> tuple[Item, ...]:
@@ -135,25 +143,11 @@ class Checklist:
         items = self.items
         return sum(1 for i in items if i.done), len(items)
 
-    def to_json(self) -> dict[str, Any]:
-        """The JSON form (`fwadvisor.checklist/1`)."""
-        done, total = self.progress
-        return {
-            "schema": SCHEMA,
-            "framework": self.framework,
-            "framework_name": self.framework_name,
-            "from": self.from_framework,
-            "from_name": self.from_name,
-            "targets": list(self.targets),
-            "backend": self.backend.value,
-            "machine": dict(self.machine),
-            "knowledge": dict(self.knowledge),
-            "needs": [n.to_json() for n in self.needs],
-            "warnings": list(self.warnings),
-            "progress": {"done": done, "total": total},
-            "sections": [s.to_json() for s in self.sections],
-            "stale_done": list(self.stale_done),
-        }
+    @computed_field(alias="progress")  # type: ignore[prop-decorator]
+    @property
+    def tally(self) -> Progress:
+        """`progress` as the JSON shows it."""
+        return Progress(*self.progress)
 
     def command(self) -> str:
         """The `fwadvisor checklist` invocation that regenerates this checklist (shown with the tick hint)."""
@@ -173,9 +167,7 @@ class Checklist:
             title += f" (coming from {self.from_name})"
         lines = [f"{h} {title}", ""]
         lines.append(f"Machine: {machine_line(self.machine)}.  ")
-        kb = self.knowledge
-        if kb:
-            lines.append(f"Knowledge base: {kb.get('name', 'unknown')} {kb.get('version', 'unknown')}.")
+        lines.append(f"Knowledge base: {self.knowledge.name} {self.knowledge.version}.")
         done, total = self.progress
         lines += [
             "",
@@ -251,3 +243,18 @@ def _sources(urls: Iterable[Any], name: str = "source") -> tuple[ChecklistLink, 
         label = text.split("@")[0] if text.startswith("pkg:") else (urlsplit(text).hostname or "").removeprefix("www.")
         out.append(ChecklistLink(label or name, text, name))
     return tuple(out)
+
+
+_CHECKLIST: TypeAdapter[Checklist] = TypeAdapter(Checklist)
+
+
+def checklist_document(checklist: Checklist) -> dict[str, Any]:
+    """The JSON document of `checklist` (`fwadvisor.checklist/1`), generated from the model."""
+    data: dict[str, Any] = _CHECKLIST.dump_python(checklist, mode="json", by_alias=True)
+    return data
+
+
+def checklist_schema() -> dict[str, Any]:
+    """The JSON Schema of `checklist_document`'s output, generated from the model."""
+    schema = _CHECKLIST.json_schema(mode="serialization", by_alias=True)
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": SCHEMA, **schema}

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import Field, TypeAdapter
+from pydantic.dataclasses import dataclass as pydantic_dataclass
 
 from advisor.knowledge.schema import (
     Concept,
@@ -37,19 +40,25 @@ class Origin:
         return f"{self.file}:{self.line}" if self.line else self.file
 
 
-@dataclass(frozen=True)
+@pydantic_dataclass(frozen=True)
 class PackInfo:
-    """A knowledge pack that was loaded (the report lists them)."""
+    """A knowledge pack that was loaded (reports and checklists list them; its path is never serialized)."""
 
     name: str
     version: str
-    path: str
+    # A folder of the user's: shown only where asked (`kb list`), scrubbed there.
+    path: Annotated[str, Field(exclude=True)]
     builtin: bool
     digest: str
 
-    def to_json(self) -> dict[str, Any]:
-        """JSON form for reports."""
-        return {"name": self.name, "version": self.version, "builtin": self.builtin, "digest": self.digest}
+
+_PACK = TypeAdapter(PackInfo)
+
+
+def pack_json(pack: PackInfo) -> dict[str, Any]:
+    """The pack as JSON (name, version, builtin, digest; never its path)."""
+    data: dict[str, Any] = _PACK.dump_python(pack, mode="json")
+    return data
 
 
 @dataclass(frozen=True)

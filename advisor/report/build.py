@@ -104,7 +104,7 @@ def build_report(
     report = Report(
         generated_at=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         tool=Tool(version=__version__),
-        knowledge=Knowledge(version=kb.version, packs=[Pack(**p.to_json()) for p in kb.packs]),
+        knowledge=Knowledge(version=kb.version, packs=[Pack.model_validate(p, from_attributes=True) for p in kb.packs]),
         machine=_machine(probe, assessment.hardware, hostname),
         probe=None if probe_json is None else ProbeShape.model_validate(probe_json),
         benchmarks=None if bench_json is None else BenchShape.model_validate(bench_json),

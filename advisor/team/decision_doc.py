@@ -75,7 +75,7 @@ def to_document(
     doc = TeamDecisionDoc(
         generated_at=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         tool=Tool(version=__version__),
-        knowledge=Knowledge(version=kb.version, packs=[Pack(**p.to_json()) for p in kb.packs]),
+        knowledge=Knowledge(version=kb.version, packs=[Pack.model_validate(p, from_attributes=True) for p in kb.packs]),
         machine=team_report.machine,
         evidence={
             "source": _path(evidence),

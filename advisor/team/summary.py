@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from advisor.checklist import Checklist
+from advisor.checklist import Checklist, checklist_document
 
 SCHEMA = "fwadvisor.team/1"
 
@@ -55,12 +55,12 @@ class MachineEntry:
             "machine": dict(self.machine),
             "framework": dict(self.framework_status),
             "accelerator": dict(self.accelerator),
-            "needs": [n.to_json() for n in self.checklist.needs],
+            "needs": checklist_document(self.checklist)["needs"],
             "benchmarks": [dict(b) for b in self.benchmarks],
             "recommendation": self.recommendation,
             "knowledge_version": self.knowledge_version,
             "warnings": list(self.warnings),
-            "checklist": self.checklist.to_json(),
+            "checklist": checklist_document(self.checklist),
         }
 
 

@@ -72,7 +72,7 @@ def _unknown(item_id: str, known: list[str]) -> Exception:
 
 def run(args: argparse.Namespace) -> int:
     """Build the checklist, apply --done/--undo, and print or write it."""
-    from advisor.checklist import build_checklist
+    from advisor.checklist import build_checklist, checklist_document
     from advisor.cli.output import note
     from advisor.errors import UsageError
     from advisor.knowledge import load_knowledge
@@ -143,5 +143,5 @@ def run(args: argparse.Namespace) -> int:
             return 0
     from advisor.cli.output import emit_document
 
-    emit_document(args, checklist.to_json(), checklist.to_markdown(), rescue="checklist")
+    emit_document(args, checklist_document(checklist), checklist.to_markdown(), rescue="checklist")
     return 0

@@ -117,10 +117,11 @@ def _unquoted(kb: Any) -> int:
 
 def _list(kb: Any, as_json: bool) -> int:
     from advisor.jsonio import json_text
+    from advisor.knowledge.base import pack_json
     from advisor.privacy import scrub_text
 
     data = {
-        "packs": [p.to_json() | {"path": scrub_text(p.path)} for p in kb.packs],
+        "packs": [pack_json(p) | {"path": scrub_text(p.path)} for p in kb.packs],
         "frameworks": {k: f.name for k, f in kb.frameworks.items()},
         "criteria": {k: c.name for k, c in kb.criteria.items()},
         "scenarios": {k: s.name for k, s in kb.scenarios.items()},
