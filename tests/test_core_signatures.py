@@ -26,6 +26,9 @@ EDGES = {
     # The report file and its JSON text (issue 21: build_report returns the Report model, in progress).
     "advisor/report/build.py::anonymise": "scrubs the JSON about to be written",
     "advisor/profile/model.py::profile_to_json": "the profile file's YAML/JSON form",
+    "advisor/checklist/model.py::checklist_document": "`checklist --json`, generated from the model",
+    "advisor/knowledge/base.py::pack_json": "a pack in `kb list --json`, generated from the model",
+    "advisor/knowledge/verify/results.py::document": "`kb verify --json`, generated from the models",
     # Foreign report files for team merge, fleet summary and checklist --report: read defensively, any shape.
     "advisor/team/reading.py::report_warnings": "a report file of any version",
     "advisor/team/reading.py::read_report": "a report file of any version",

@@ -7,7 +7,10 @@ No real framework is needed.
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 from typing import ClassVar
@@ -180,8 +183,6 @@ def test_three_real_children_on_two_cores_run_two_at_a_time_the_longest_first(
 
 
 def test_a_lowered_priority_reaches_the_child(scripts: Path) -> None:
-    import os
-
     from advisor.evidence.child import run_child
 
     script = scripts / "probes" / "fw_nice.py"
@@ -190,4 +191,17 @@ def test_a_lowered_priority_reaches_the_child(scripts: Path) -> None:
                       "emit('nice', value=os.nice(0))\ndone()\n")
     result = run_child("probes.fw_nice", root=scripts, timeout=30, nice=3)
     assert result.outcome == Outcome.OK
-    assert result.of("nice")[0]["value"] == os.nice(0) + 3
+    assert result.of("nice")[0]["value"] == min(19, os.nice(0) + 3)
+
+
+def test_the_lowered_priority_is_relative_to_an_already_niced_tool(scripts: Path) -> None:
+    # A tool started under `nice -n 5` must not give its children a *higher* priority than its own.
+    script = scripts / "probes" / "fw_nice.py"
+    script.write_text("import os, time\nfrom probes._proto import done, emit\ntime.sleep(0.3)\n"
+                      "emit('nice', value=os.nice(0))\ndone()\n")
+    code = ("import os, sys, pathlib; os.nice(5); from advisor.evidence.child import run_child; "
+            "r = run_child('probes.fw_nice', root=pathlib.Path(sys.argv[1]), timeout=30, nice=3); "
+            "print(r.of('nice')[0]['value'])")
+    out = subprocess.run([sys.executable, "-c", code, str(scripts)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert int(out.stdout.strip()) == min(19, os.nice(0) + 5 + 3)

@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from advisor.checklist import build_checklist
+from advisor.checklist import build_checklist, checklist_document
 from advisor.errors import ReportError
 from advisor.knowledge import load_knowledge
 from advisor.team import merge_reports
@@ -85,4 +85,4 @@ def test_checklist_never_crashes_on_any_probe_json(probe: Any) -> None:
     c = build_checklist(FKB, "pytorch", lenient_probe(probe) if isinstance(probe, dict) and probe else None)
     assert c.item(f"install.{c.backend.value}.pytorch") is not None
     c.to_markdown()
-    json.dumps(c.to_json())
+    json.dumps(checklist_document(c))

@@ -134,8 +134,10 @@ def run_child(
         return ChildResult(Outcome.CRASHED, error=f"could not start {cmd[0]}: {exc}")
     if nice > 0:
         # Set from here rather than in a preexec_fn, which is unsafe in a process with threads.
+        # Relative to the child's inherited priority, as nice(1) does: an absolute value would *raise* the
+        # priority of a child of an already-niced tool (root may do so).
         with contextlib.suppress(OSError, AttributeError):
-            os.setpriority(os.PRIO_PROCESS, proc.pid, nice)
+            os.setpriority(os.PRIO_PROCESS, proc.pid, min(19, os.getpriority(os.PRIO_PROCESS, proc.pid) + nice))
     result = ChildResult(Outcome.OK)
     stderr_chunks: list[str] = []
 
