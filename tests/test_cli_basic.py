@@ -85,6 +85,8 @@ def test_kb_show_prints_a_packs_brackets_as_text_not_markup(cli_env: dict[str, s
     out = _run(["kb", "show", "pytorch"], env)
     assert out.returncode == 0, out.stderr
     assert "Fast [/] and [bold]loud[/bold] on [red]" in out.stdout
+    # ... and the tool's own styles are objects, never tags printed as text.
+    assert out.stdout.count("[bold]") == 1 and "Sources (maintainer, licence, Python)" in out.stdout
 
 
 def test_bench_progress_prints_a_childs_brackets_as_text() -> None:

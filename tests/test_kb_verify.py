@@ -152,3 +152,12 @@ def test_the_published_kb_verify_schema_is_generated_from_the_models() -> None:
     committed = (ROOT / "docs" / "kb-verify.schema.json").read_text(encoding="utf-8")
     regenerate = "python -c 'from advisor.knowledge.verify.results import schema_text as s; print(s(), end=\"\")'"
     assert committed == schema_text(), f"run: {regenerate} > docs/kb-verify.schema.json"
+
+
+def test_the_text_output_shows_no_markup_tags(tmp_path: Path, pip_env: dict[str, str]) -> None:
+    # The CLI's console never parses markup, so a style written as a tag would print as "[green]jax[/]".
+    pack = _pack(tmp_path / "pack", CLAIMS)
+    out = subprocess.run([sys.executable, "-m", "advisor", "--kb", str(pack), "kb", "verify", "jax"],
+                         capture_output=True, text=True, env=pip_env, timeout=120)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "jax: no drift" in out.stdout and "[/" not in out.stdout, out.stdout

@@ -206,7 +206,7 @@ def _show(kb: Any, framework: str | None, as_json: bool) -> int:
                 e(sources_text(score)),
             )
         console.print(scores)
-        console.print(f"[bold]Sources[/] (maintainer, licence, Python): {e(sources_text(fw))}")
+        console.print(styled(("Sources", "bold"), f" (maintainer, licence, Python): {e(sources_text(fw))}"))
     return 0
 
 

@@ -64,20 +64,20 @@ def run_verify(kb: Any, args: argparse.Namespace) -> int:
 
 
 def _print(result: Any) -> None:
-    from rich.markup import escape
     from rich.table import Table
 
     from advisor.cli.output import console as make_console
+    from advisor.cli.output import styled
     from advisor.knowledge.verify.pip import redact
     from advisor.sanitize import one_line
 
-    def e(value: object) -> str:  # pip's output and pack text are data: no markup, no control characters
-        return escape(one_line(redact(str(value))))
+    def e(value: object) -> str:  # pip's output and pack text are data: one line, no index URL
+        return one_line(redact(str(value)))
 
-    console = make_console()
+    console = make_console()  # never parses markup: styles are given as objects
     for fid, verdict in result.frameworks.items():
         if not verdict.drift and not verdict.stale:
-            console.print(f"[green]{e(fid)}[/]: no drift ({verdict.checks} checks)")
+            console.print(styled((e(fid), "green"), f": no drift ({verdict.checks} checks)"))
         if verdict.drift:
             table = Table(title=f"{e(fid)}: {len(verdict.drift)} drift", title_justify="left", show_lines=True)
             for col in ("kind", "subject", "target", "claimed", "found", "pip command"):
@@ -87,12 +87,13 @@ def _print(result: Any) -> None:
                                                 short_command(d.command))))
             console.print(table)
         for s in verdict.stale:
-            console.print(f"  [yellow]stale:[/] {e(s.distribution)} {e(s.version)} was released {s.released}, after "
-                          f"{len(s.facts)} fact(s) dated earlier: {e(', '.join(s.facts[:4]))}"
-                          + (" …" if len(s.facts) > 4 else ""))
+            console.print(styled("  ", ("stale:", "yellow"),
+                                 f" {e(s.distribution)} {e(s.version)} was released {s.released}, after "
+                                 f"{len(s.facts)} fact(s) dated earlier: {e(', '.join(s.facts[:4]))}"
+                                 + (" …" if len(s.facts) > 4 else "")))
         for n in verdict.not_checked:
-            console.print(f"  [dim]{_REASONS[n.reason.value]}: {e(n.subject)}"
-                          + (f" ({e(n.detail)})" if n.detail else "") + "[/]")
+            console.print(styled("  ", (f"{_REASONS[n.reason.value]}: {e(n.subject)}"
+                                        + (f" ({e(n.detail)})" if n.detail else ""), "dim")))
     summary = f"{result.drift_count} drift" if result.drift_count else "no drift"
     console.print(e(f"{summary} in {len(result.frameworks)} frameworks (pip {result.pip_version}, "
                     f"{result.seconds:.0f} s)"))
