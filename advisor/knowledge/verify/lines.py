@@ -20,7 +20,7 @@ class InstallLine:
 
 
 def parse_install_line(line: str) -> InstallLine:
-    """Split a `[python -m] pip install ...` or `pip3 install ...` line (never through a shell); ValueError if unreadable."""
+    """Split a `[python -m] pip install ...` (or `pip3`) line, never via a shell; ValueError if it cannot be checked."""
     try:
         words = shlex.split(line)
     except ValueError as exc:
