@@ -13,6 +13,7 @@ from advisor.knowledge.schema import Hardware
 from advisor.profile import load_profile_text, resolve_profile
 from advisor.report.build import build_report, to_json_text
 from advisor.scoring import assess
+from advisor.scoring.install_advice import install_sentence, install_steps
 
 TODAY = dt.date(2026, 12, 4)
 #: A CUDA team planning on this CPU-only machine (the recorded CPU-only probe; no GPU is faked).
@@ -50,6 +51,23 @@ def test_without_team_hardware_only_this_machines_line_is_given(kb: Any) -> None
     rec = _advice(kb, "weights: {hardware_fit: 5, ecosystem: 5}\n")
     assert [(s.where, s.hardware) for s in rec.install] == [("here", Hardware.CPU)]
     assert not any("your team's hardware" in s for s in rec.next_steps)
+
+
+def test_an_amd_team_gets_the_rocm_line_the_knowledge_gives(kb: Any) -> None:
+    steps = install_steps(kb, "pytorch", {Hardware.CPU: "x86_64"}, [Hardware.AMD_ROCM])
+    line = kb.frameworks["pytorch"].hardware[Hardware.AMD_ROCM].install
+    assert line and (steps[0].where, steps[0].hardware, steps[0].line) == ("team", Hardware.AMD_ROCM, line)
+    assert f"`{line}`" in (install_sentence("PyTorch", steps) or "")
+
+
+def test_a_route_without_a_line_says_so_with_its_status(kb: Any) -> None:
+    # TensorFlow on ROCm: AMD's pages read for the base gave no concrete pip line, so none is given.
+    steps = install_steps(kb, "tensorflow", {Hardware.CPU: "x86_64"}, [Hardware.AMD_ROCM])
+    team = steps[0]
+    assert (team.where, team.hardware, team.line, team.from_knowledge) == ("team", Hardware.AMD_ROCM, "", False)
+    sentence = install_sentence("TensorFlow", steps) or ""
+    assert f"no install line is known for this route (status: {team.status.value})" in sentence
+    assert "support)" not in sentence
 
 
 def test_checklist_from_a_report_uses_the_fleet(kb: Any, tmp_path: Path) -> None:

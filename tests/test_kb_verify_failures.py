@@ -41,8 +41,10 @@ def test_install_lines_are_read_without_a_shell() -> None:
     line = parse_install_line("python -m pip install -U paddlepaddle-gpu -i https://example.invalid/cu126/")
     assert line.requirements == ("paddlepaddle-gpu",) and line.options == ("-i", "https://example.invalid/cu126/")
     assert parse_install_line('pip install keras "jax[cuda13]"').requirements == ("keras", "jax[cuda13]")
-    for bad in ("conda install jax", "pip install --user jax", "pip install", "pip install jax; rm -rf x",
-                "pip install jax && echo", "pip install $(cat reqs)"):
+    line = parse_install_line("pip3 install torch --index-url https://example.invalid/rocm7.14")  # PyTorch's spelling
+    assert line.requirements == ("torch",) and line.options == ("--index-url", "https://example.invalid/rocm7.14")
+    for bad in ("conda install jax", "pip3 uninstall jax", "pip install --user jax", "pip install",
+                "pip install jax; rm -rf x", "pip install jax && echo", "pip install $(cat reqs)"):
         with pytest.raises(ValueError):
             parse_install_line(bad)
 

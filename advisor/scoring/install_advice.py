@@ -68,7 +68,7 @@ def install_sentence(name: str, steps: Sequence[InstallStep]) -> str | None:
 
     def line(step: InstallStep) -> str:
         if not step.line:
-            return f"no install line is known ({step.status.value} support): see `fwadvisor kb show`"
+            return f"no install line is known for this route (status: {step.status.value}): see `fwadvisor kb show`"
         return f"`{step.line}`" + ("" if step.from_knowledge else " (package name only; check the sources)")
 
     if len(steps) == 1:

@@ -20,13 +20,15 @@ class InstallLine:
 
 
 def parse_install_line(line: str) -> InstallLine:
-    """Split a `[python -m] pip install ...` line (never run through a shell); ValueError if it cannot be checked."""
+    """Split a `[python -m] pip install ...` (or `pip3`) line, never via a shell; ValueError if it cannot be checked."""
     try:
         words = shlex.split(line)
     except ValueError as exc:
         raise ValueError(f"cannot split the line: {exc}") from None
     if len(words) >= 2 and words[0].startswith("python") and words[1] == "-m":
         words = words[2:]
+    if words[:1] == ["pip3"]:
+        words = ["pip", *words[1:]]  # the spelling PyTorch's own pages use (`pip3 install torch --index-url ...`)
     if words[:2] != ["pip", "install"]:
         raise ValueError("not a `pip install` line")
     reqs: list[str] = []
