@@ -16,6 +16,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+import yaml
 from _kb_verify_support import (
     CLAIMS,
     HOST,
@@ -39,7 +40,7 @@ def test_matching_claims_show_no_drift_through_the_cli(tmp_path: Path, pip_env: 
     assert out.returncode == 0, out.stdout + out.stderr
     report = json.loads(out.stdout)
     jsonschema.validate(report, json.loads(schema_text()))
-    assert report["schema"] == "fwadvisor.kb_verify/2" and report["status"] == "ok" and report["drift"] == 0
+    assert report["schema"] == "fwadvisor.kb_verify/3" and report["status"] == "ok" and report["drift"] == 0
     jax = report["frameworks"]["jax"]
     assert jax["drift"] == [] and jax["stale"] == [] and jax["checks"] > 0
     assert {"reason": "no_claim", "subject": INSTALL_LINE, "detail": ""} not in jax["not_checked"]
@@ -146,6 +147,42 @@ def test_facts_older_than_a_release_are_stale_and_a_vendor_index_is_not_checkabl
     assert ("vendor_index", "fwvendor") in reasons  # never a pass: said to be not checkable here
     shown = document(VerifyResult("pip", {"jax": verdict}))["frameworks"]["jax"]["not_checked"]
     assert shown and all("127.0.0.1" not in n["detail"] for n in shown)
+
+
+def test_a_package_source_dated_other_than_its_release_is_drift(
+        tmp_path: Path, pip_env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _JsonIndex)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        monkeypatch.setenv("PIP_INDEX_URL", f"http://127.0.0.1:{server.server_address[1]}/simple")
+        claims = {"distributions": [{"name": "fwdate", "latest": "2.0", "requires_python": ">=3.10",
+                                     "wheels": {"any": ["py3"]}, "sources": ["pkg:pypi/fwdate"],
+                                     "as_of": "2026-12-11"}]}
+        pack = _pack(tmp_path / "pack", claims)
+        raw = yaml.safe_load((pack / "frameworks/jax.yaml").read_text())
+        raw["hardware"]["cpu"]["sources"] += [
+            # dated with the day of a check, dated right, and a release the index does not have
+            {"url": "pkg:pypi/fwdate@2.0", "quote": "fwdate-2.0-py3-none-any.whl", "date": "2026-12-04"},
+            {"url": "pkg:pypi/fwdate@1.0", "quote": "fwdate-1.0-py3-none-any.whl", "date": "2026-11-01"},
+            {"url": "pkg:pypi/fwdate@9.9", "quote": "fwdate-9.9-py3-none-any.whl", "date": "2026-11-01"},
+        ]
+        (pack / "frameworks/jax.yaml").write_text(yaml.safe_dump(raw, sort_keys=False))
+        kb = load_knowledge([pack], include_user=False)
+        result = verify_knowledge(kb, frameworks=["jax"], pip=Pip(timeout=60, fresh=True), workers=4,
+                                  source_dates=True)
+    finally:
+        server.shutdown()
+    dated = result.source_dates
+    assert dated is not None
+    wrong = {(d.subject, d.target): (d.claimed, d.found) for d in dated.drift}
+    assert wrong == {
+        ("pkg:pypi/fwdate@2.0", "frameworks.jax.hardware.cpu"): ("2026-12-04", "released 2026-12-10 (first upload)"),
+        ("pkg:pypi/fwdate@9.9", "frameworks.jax.hardware.cpu"): ("release 9.9",
+                                                                "no such release on the configured indexes"),
+    }
+    # The shipped jax entry's other package sources are not on this one-project index: said, never passed.
+    assert dated.not_checked and {n.reason.value for n in dated.not_checked} == {"not_on_index"}
+    assert document(result)["drift"] == result.drift_count >= 2
 
 
 def test_the_published_kb_verify_schema_is_generated_from_the_models() -> None:

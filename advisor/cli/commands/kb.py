@@ -38,6 +38,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     ver.add_argument(
         "--python", metavar="PATH", help="the Python whose pip asks the index (default: the one running fwadvisor)"
     )
+    ver.add_argument("--source-dates", action="store_true",
+                     help="also check that each pkg:pypi/NAME@VERSION source is dated with that release's upload date")
 
 
 def run(args: argparse.Namespace) -> int:

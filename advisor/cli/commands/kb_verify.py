@@ -50,6 +50,7 @@ def run_verify(kb: Any, args: argparse.Namespace) -> int:
             pip=Pip(python=args.python or sys.executable, timeout=args.timeout, fresh=args.fresh),
             workers=args.jobs,
             on_event=quiet_once_stopping(progress.on_event),
+            source_dates=args.source_dates,
         )
     code = int(ExitCode.FAILURE) if result.drift_count else int(ExitCode.OK)
     if args.json:
@@ -94,6 +95,13 @@ def _print(result: Any) -> None:
         for n in verdict.not_checked:
             console.print(styled("  ", (f"{_REASONS[n.reason.value]}: {e(n.subject)}"
                                         + (f" ({e(n.detail)})" if n.detail else ""), "dim")))
+    if result.source_dates is not None:
+        dated = result.source_dates
+        console.print(styled(("package sources' dates", "bold"), f": {dated.checks} checked, {len(dated.drift)} wrong"))
+        for d in dated.drift:
+            console.print(f"  {e(d.subject)} at {e(d.target)}: dated {e(d.claimed)}, {e(d.found)}")
+        for n in dated.not_checked:
+            console.print(styled("  ", (f"{_REASONS[n.reason.value]}: {e(n.subject)} ({e(n.detail)})", "dim")))
     summary = f"{result.drift_count} drift" if result.drift_count else "no drift"
     console.print(e(f"{summary} in {len(result.frameworks)} frameworks (pip {result.pip_version}, "
                     f"{result.seconds:.0f} s)"))

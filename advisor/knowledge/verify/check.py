@@ -24,6 +24,7 @@ from advisor.knowledge.verify.judge import judge_framework
 from advisor.knowledge.verify.lines import install_lines, parse_install_line
 from advisor.knowledge.verify.pip import MIN_PIP, Asked, Cancelled, Pip
 from advisor.knowledge.verify.results import CheckTime, VerifyEvent, VerifyResult
+from advisor.knowledge.verify.source_dates import judge_source_dates, pkg_sources
 
 #: A question: (distribution, the index options of an install line that names its own index).
 Question = tuple[str, tuple[str, ...]]
@@ -166,8 +167,13 @@ def verify_knowledge(
     pip: Pip | None = None,
     workers: int = 8,
     on_event: Callable[[VerifyEvent], None] | None = None,
+    source_dates: bool = False,
 ) -> VerifyResult:
-    """Check every package claim; raises IndexUnreachableError when pip reaches no index at all."""
+    """Check every package claim; raises IndexUnreachableError when pip reaches no index at all.
+
+    `source_dates` also compares each `pkg:pypi/NAME@VERSION` source's date with that release's upload
+    (the chosen frameworks' sources, or the whole base's when no framework is named).
+    """
     import time
 
     start = time.perf_counter()
@@ -188,9 +194,15 @@ def verify_knowledge(
         _ask_all(answers, wanted, workers)
         judged = _in_pool(lambda fw: judge_framework(fw, answers), chosen, workers, pip.cancel)
         verdicts = {fw.id: v for fw, v in zip(chosen, judged, strict=True)}
+        dated = None
+        if source_dates:
+            sources = pkg_sources(kb, wanted_ids if frameworks else None)
+            names: list[str] = list(dict.fromkeys(canonicalize_name(s.name) for s in sources))
+            answers.prefetch(names, ())  # each new question adds one to the progress bar's total
+            dated = judge_source_dates(sources, answers.files)
     except Cancelled:
         raise KeyboardInterrupt from None  # only a stop cancels outside _ask_all's own decision
     for fw in chosen:
         verdicts[fw.id].times = [CheckTime(f"files of {n}" + (" (own index)" if o else ""), a.seconds, a.cached)
                                  for (n, o), a in answers.times.items() if (n, o) in questions(fw)]
-    return VerifyResult(str(version), verdicts, time.perf_counter() - start)
+    return VerifyResult(str(version), verdicts, time.perf_counter() - start, dated)

@@ -18,7 +18,7 @@ from pydantic.dataclasses import dataclass
 from advisor.knowledge.verify.pip import redact
 
 #: Documented in docs/knowledge.md ("kb verify --json"); the schema is docs/kb-verify.schema.json.
-JSON_SCHEMA_ID = "fwadvisor.kb_verify/2"
+JSON_SCHEMA_ID = "fwadvisor.kb_verify/3"
 
 
 class DriftKind(StrEnum):
@@ -29,6 +29,7 @@ class DriftKind(StrEnum):
     WHEEL = "wheel"
     INSTALL = "install"
     INSTALL_LINE = "install_line"
+    SOURCE_DATE = "source_date"  # a `pkg:pypi/NAME@VERSION` source's date is not that release's
 
 
 @dataclass(frozen=True)
@@ -112,6 +113,15 @@ class FrameworkVerdict:
     times: list[CheckTime] = field(default_factory=list)
 
 
+@dataclass
+class SourceDates:
+    """`--source-dates`: package sources whose date is not their release's (`target`: where they are cited)."""
+
+    checks: int = 0
+    drift: list[Drift] = field(default_factory=list)
+    not_checked: list[NotChecked] = field(default_factory=list)
+
+
 @dataclass(frozen=True)
 class VerifyResult:
     """Drift for every framework with package claims: the `kb verify --json` document."""
@@ -119,12 +129,13 @@ class VerifyResult:
     pip_version: str
     frameworks: dict[str, FrameworkVerdict]
     seconds: float = 0.0
+    source_dates: SourceDates | None = None  # None: not asked (`--source-dates`)
 
     @computed_field  # type: ignore[prop-decorator]
     @property
-    def schema(self) -> Literal["fwadvisor.kb_verify/2"]:
+    def schema(self) -> Literal["fwadvisor.kb_verify/3"]:
         """The document's schema id."""
-        return "fwadvisor.kb_verify/2"
+        return "fwadvisor.kb_verify/3"
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -135,8 +146,9 @@ class VerifyResult:
     @computed_field  # type: ignore[prop-decorator]
     @property
     def checks(self) -> int:
-        """How many questions were checked, over all frameworks."""
-        return sum(v.checks for v in self.frameworks.values())
+        """How many questions were checked, over all frameworks (and package sources' dates, if asked)."""
+        sources = self.source_dates.checks if self.source_dates else 0
+        return sources + sum(v.checks for v in self.frameworks.values())
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -147,7 +159,8 @@ class VerifyResult:
     @property
     def drift_count(self) -> int:
         """How many claims drifted, and how many releases postdate facts, over all frameworks."""
-        return sum(len(v.drift) + len(v.stale) for v in self.frameworks.values())
+        sources = len(self.source_dates.drift) if self.source_dates else 0
+        return sources + sum(len(v.drift) + len(v.stale) for v in self.frameworks.values())
 
     @field_serializer("seconds")
     def _rounded(self, value: float) -> float:
