@@ -19,7 +19,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--profile", metavar="FILE", help="profile YAML (default: the default scenario)")
     parser.add_argument("--scenario", metavar="ID", help="scenario preset (overrides the profile's)")
     # The same names as advisor.evidence.bench.PRESETS (not imported: the CLI parser stays light at start-up).
-    parser.add_argument("--preset", default="quick", choices=("test", "quick", "standard", "thorough"),
+    parser.add_argument("--preset", default="quick", choices=("test", "quick", "standard", "thorough", "fleet"),
                         help="benchmark preset (default: quick); refused before the probe runs when unknown")
     parser.add_argument("--no-bench", action="store_true", help="skip the benchmarks (the probe still runs)")
     parser.add_argument("--fresh", action="store_true", help="probe the frameworks again (do not use the probe cache)")
