@@ -70,21 +70,40 @@ def gather(
     from advisor.scoring.constraints import apply_constraints
 
     print("fwadvisor: probing hardware and frameworks...", file=sys.stderr, flush=True)
-    probe = run_probe(identify=args.identify, kb=kb, on_event=_progress, fresh=args.fresh)
-    bench = None
+    candidates = set(apply_constraints(kb, resolved).candidates)
+    shared = None
     if not args.no_bench:
-        from advisor.evidence.bench import run_bench
+        from advisor.evidence.bench.engine import _usable_cores
+        from advisor.evidence.bench.shared import SharedChildren
 
-        candidates = set(apply_constraints(kb, resolved).candidates)
-        installed = [
-            fid for fid, entry in probe.frameworks.items()
-            if entry.installed and entry.outcome == "ok" and fid in candidates
-        ]
-        if installed:
-            print(f"fwadvisor: benchmarking ({args.preset}): {', '.join(installed)}...", file=sys.stderr, flush=True)
-            bench = run_bench(preset=args.preset, frameworks=installed, on_event=_progress, peak=probe.cpu.peak)
-        else:
-            print("fwadvisor: no candidate framework is installed here: nothing to benchmark", file=sys.stderr)
+        # Each candidate's probe child stays up to run its benchmarks: one import per framework.
+        shared = SharedChildren(preset=args.preset, threads=_usable_cores(), bench_ids=sorted(candidates))
+    try:
+        probe = run_probe(identify=args.identify, kb=kb, on_event=_progress, fresh=args.fresh,
+                          prober=None if shared is None else shared.probe)
+        bench = None
+        if shared is not None:
+            from advisor.evidence.bench import run_bench
+
+            installed = [
+                fid for fid, entry in probe.frameworks.items()
+                if entry.installed and entry.outcome == "ok" and fid in candidates
+            ]
+            if installed:
+                print(f"fwadvisor: benchmarking ({args.preset}): {', '.join(installed)}...", file=sys.stderr,
+                      flush=True)
+                started, shared.members = shared.members, {}
+                try:
+                    bench = run_bench(preset=args.preset, frameworks=installed, on_event=_progress,
+                                      peak=probe.cpu.peak, started=started)
+                except BaseException:
+                    shared.members = started  # not adopted (an interrupt): closed below
+                    raise
+            else:
+                print("fwadvisor: no candidate framework is installed here: nothing to benchmark", file=sys.stderr)
+    finally:
+        if shared is not None:
+            shared.close()
     return probe, bench, None
 
 
