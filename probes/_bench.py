@@ -216,7 +216,7 @@ class Context:
     def gemm_sizes(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The GEMM sizes on this device: (fp32, low precision); an accelerator's are large enough to time the math."""
         if self.device == "cpu":
-            return self.preset.gemm_sizes, self.preset.gemm_low_precision_sizes
+            return self.preset.gemm_sizes, self.preset.gemm_low_precision_sizes if CPU_LOW_PRECISION[0] else ()
         return self.preset.accel_gemm_sizes, self.preset.accel_gemm_low_precision_sizes
 
     def done_with(self, case: str) -> bool:
@@ -266,6 +266,9 @@ BenchFn = Callable[[Context], None]
 ONCE_OVER_MIN_S = 1.0
 #: (device, case) pairs found slower per call than a round's budget (see `Context.measure_case`).
 _SLOW_CASES: set[tuple[str, str]] = set()
+#: Whether the CPU's low-precision GEMM runs: the parent turns it off where the probe found no bf16 units on this
+#: CPU (for the fleet preset), since an emulated bf16 GEMM costs seconds a call and compares nothing between nodes.
+CPU_LOW_PRECISION = [True]
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -278,6 +281,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--budget", type=float, default=None, help="seconds per benchmark (split over its cases)")
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--serve", action="store_true", help="take benchmark commands from stdin (JSON lines)")
+    ap.add_argument("--no-cpu-low-precision", action="store_true", help="no bf16/fp16 GEMM on the CPU")
     return ap.parse_args(argv)
 
 
@@ -358,6 +362,7 @@ def _serve(benches: dict[str, BenchFn], devices: Sequence[tuple[str, str, Any]],
             continue
         # `share`: this round's part of the budget (the parent splits a benchmark's budget over its rounds).
         budget = float(cmd.get("budget") or default_budget) * float(cmd.get("share") or 1.0)
+        CPU_LOW_PRECISION[0] = bool(cmd.get("cpu_low_precision", True))
         _run_one(name, benches.get(name), by_kind[kind], preset, budget, threads, extra, int(cmd.get("round", 0)))
 
 
@@ -375,6 +380,7 @@ def run_suite(
     runs once, in order.
     """
     THREADS[0] = threads
+    CPU_LOW_PRECISION[0] = not getattr(args, "no_cpu_low_precision", False)
     preset = PRESETS[args.preset]
     budget = args.budget if args.budget is not None else preset.budget_s
     if getattr(args, "serve", False):

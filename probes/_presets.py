@@ -52,6 +52,15 @@ PRESETS: dict[str, Preset] = {
         transformer=(8, 64, 128, 4), latency_calls=100, allreduce_sizes=(1 << 20,), compile_heavy=False,
         full_variants=False,
     ),
+    # What a fleet comparison needs, at the least set-up: fp32 GEMM at one size (compute), one elementwise pass
+    # (memory bandwidth), dispatch (per-call overhead) and agreement; the same on every node so that nodes of a
+    # type line up. Low precision runs only where the probe found the units (the parent says so per turn).
+    "fleet": Preset(
+        name="fleet", budget_s=0.3, gemm_sizes=(1024,), gemm_low_precision_sizes=(1024,),
+        elementwise_n=1 << 22, conv_batch=4, conv_hw=56, conv_channels=64, mlp=(64, 256, 512, 10),
+        transformer=(8, 64, 128, 4), latency_calls=100, allreduce_sizes=(1 << 16, 1 << 20), compile_heavy=False,
+        full_variants=False,
+    ),
     "standard": Preset(
         name="standard", budget_s=1.0, gemm_sizes=(256, 512, 1024, 2048), gemm_low_precision_sizes=(1024, 2048),
         elementwise_n=1 << 24, conv_batch=16, conv_hw=56, conv_channels=64, mlp=(128, 512, 1024, 10),

@@ -273,8 +273,11 @@ def main() -> None:
         return
     tf, _ = imported
     threads = args.threads or B.usable_cores()
-    tf.config.threading.set_intra_op_parallelism_threads(threads)
-    tf.config.threading.set_inter_op_parallelism_threads(1)  # one op at a time, as in the other scripts
+    try:
+        tf.config.threading.set_intra_op_parallelism_threads(threads)
+        tf.config.threading.set_inter_op_parallelism_threads(1)  # one op at a time, as in the other scripts
+    except RuntimeError:
+        pass  # the runtime started in this child's probe (probes.probe_bench), which set these same pools
     tf.config.experimental.enable_tensor_float_32_execution(False)  # fp32 means fp32 (TF32 is on by default)
     devs: list[tuple[str, str, Any]] = [("cpu", platform.processor() or platform.machine(), "/CPU:0")]
     gpus = tf.config.list_physical_devices("GPU")

@@ -54,6 +54,12 @@ def main() -> None:
         done()
         return
     tf, _ = got
+    bench_threads = os.environ.get("FWADVISOR_BENCH_THREADS", "")
+    if bench_threads.isdigit():
+        # A shared probe-and-bench child (probes.probe_bench): the bench's pools, set before the runtime starts,
+        # as TensorFlow refuses them afterwards; the threads reported below are then the bench's.
+        _try("intra_op", lambda: tf.config.threading.set_intra_op_parallelism_threads(int(bench_threads)))
+        _try("inter_op", lambda: tf.config.threading.set_inter_op_parallelism_threads(1))
     info = _try("get_build_info", lambda: dict(tf.sysconfig.get_build_info())) or {}
     build = {k: v for k, v in info.items() if isinstance(v, str | int | float | bool) or v is None}
     build["onednn"] = _try("oneDNN", _onednn)

@@ -198,6 +198,7 @@ def run_probe(
     kb: KnowledgeBase | None = None,
     fresh: bool = False,
     cache: bool = True,
+    prober: Callable[..., dict[str, FrameworkProbe]] | None = None,
 ) -> ProbeReport:
     """Probe the machine and the frameworks; framework children run while the hardware is read.
 
@@ -209,6 +210,8 @@ def run_probe(
     `timeout` bounds each child; `cancel` stops the children early (reported as `cancelled`).
     `kb` supplies the knowledge base for the requirement checks; when None it is loaded, except
     with `fast`, where the checks that need it are left undecided (loading it costs most of a second).
+    `prober` replaces the framework children (and the cache) when not `fast`: called with the adapters and
+    `timeout`, `on_event`, `cancel` (`bench.shared.SharedChildren.probe`: children that stay up to benchmark).
     """
     start = time.perf_counter()
     emit = on_event or (lambda _e: None)
@@ -221,7 +224,9 @@ def run_probe(
 
     def run_frameworks() -> None:
         t = time.perf_counter()
-        if fast or not cache:
+        if prober is not None and not fast:
+            fw_result.update(prober(adapters, timeout=timeout, on_event=on_event, cancel=cancel))
+        elif fast or not cache:
             fw_result.update(probe_frameworks(adapters, fast=fast, timeout=timeout, on_event=on_event, cancel=cancel))
         else:
             fw_result.update(

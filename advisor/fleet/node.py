@@ -15,10 +15,9 @@ if TYPE_CHECKING:  # the report package is imported at the call (it pulls in sco
     from advisor.evidence.probe import ProbeReport
     from advisor.report import Report
 
-#: The fleet preset: the quick preset's sizes, cut to what compares nodes of one fleet (compute, memory
-#: bandwidth, per-call overhead, numerical agreement); the conv and training steps cost compiles, not signal.
+#: The fleet preset (the bench engine's `fleet`: fp32 GEMM at 1024, one elementwise pass, dispatch, agreement;
+#: bf16 only where the probe found the units) and the fleet's own all-reduce sweep (`advisor.fleet.allreduce`).
 FLEET_PRESET = "fleet"
-FLEET_BENCHMARKS = ("gemm", "elementwise", "dispatch", "agreement")
 #: `--preset` names a node accepts: the bench presets plus `fleet`.
 NODE_PRESETS = (FLEET_PRESET, "test", "quick", "standard", "thorough")
 
@@ -35,13 +34,6 @@ class NodeOptions:
     probe_timeout_s: float = 60.0
     seed: int = 0
     allreduce: AllReduceOptions = AllReduceOptions()
-
-
-def bench_plan(preset: str) -> tuple[str, tuple[str, ...] | None]:
-    """The bench engine's preset and benchmark list for a node preset."""
-    if preset == FLEET_PRESET:
-        return "quick", FLEET_BENCHMARKS
-    return preset, None
 
 
 def _benchmarkable(probe: ProbeReport, candidates: set[str]) -> list[str]:
@@ -66,6 +58,8 @@ def run_node(
     a peer that never comes costs that long and is named in the report's `allreduce` section.
     """
     from advisor.evidence.bench import run_bench
+    from advisor.evidence.bench.engine import _usable_cores as usable_cores
+    from advisor.evidence.bench.shared import SharedChildren
     from advisor.evidence.probe import run_probe
     from advisor.fleet.allreduce import node_allreduce
     from advisor.profile import Profile, resolve_profile
@@ -74,16 +68,29 @@ def run_node(
     from advisor.scoring.constraints import apply_constraints
 
     resolved = resolve_profile(Profile(), kb)
-    probe = run_probe(fast=options.fast_probe, identify=options.identify, kb=kb, on_event=on_event,
-                      cancel=cancel, frameworks=list(options.frameworks) or None, timeout=options.probe_timeout_s)
-    bench = None
-    if options.preset is not None and not (cancel is not None and cancel.is_set()):
-        preset, only = bench_plan(options.preset)
-        installed = _benchmarkable(probe, set(apply_constraints(kb, resolved).candidates))
-        peak = probe.cpu.peak
-        # An empty list would mean "every adapter" to the engine: no adapters means the NumPy baseline alone.
-        bench = run_bench(preset=preset, only=only, frameworks=installed or None, on_event=on_event,
-                          cancel=cancel, peak=peak, adapters=None if installed else {})
+    candidates = set(apply_constraints(kb, resolved).candidates)
+    # With a bench to run, each candidate framework's probe child stays up to run its benchmarks: one import.
+    shared = None if options.preset is None else SharedChildren(
+        preset=options.preset, threads=usable_cores(), bench_ids=sorted(candidates))
+    try:
+        probe = run_probe(fast=options.fast_probe, identify=options.identify, kb=kb, on_event=on_event,
+                          cancel=cancel, frameworks=list(options.frameworks) or None,
+                          timeout=options.probe_timeout_s, prober=None if shared is None else shared.probe)
+        bench = None
+        if options.preset is not None and shared is not None and not (cancel is not None and cancel.is_set()):
+            installed = _benchmarkable(probe, candidates)
+            started, shared.members = shared.members, {}
+            # An empty list would mean "every adapter" to the engine: no adapters means the NumPy baseline alone.
+            try:
+                bench = run_bench(preset=options.preset, frameworks=installed or None, on_event=on_event,
+                                  cancel=cancel, peak=probe.cpu.peak, adapters=None if installed else {},
+                                  started=started)
+            except BaseException:
+                shared.members = started  # not adopted (a usage error, an interrupt): closed below
+                raise
+    finally:
+        if shared is not None:
+            shared.close()
     allreduce = None
     if options.preset is not None and not (cancel is not None and cancel.is_set()):
         allreduce = node_allreduce(place, options.preset, options.allreduce, probe, cancel=cancel)

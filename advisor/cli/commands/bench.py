@@ -29,7 +29,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     size.add_argument("--thorough", dest="preset", action="store_const", const="thorough",
                       help="the largest sizes and budgets, 5 rounds (not measured on those VMs; several times "
                            "standard)")
-    size.add_argument("--preset", dest="preset", choices=("test", "quick", "standard", "thorough"),
+    size.add_argument("--preset", dest="preset", choices=("test", "quick", "standard", "thorough", "fleet"),
                       help="name the preset (test = tiny sizes, for checks)")
     parser.set_defaults(preset="quick")
     parser.add_argument("--only", action="append", default=[], metavar="BENCH",

@@ -60,7 +60,8 @@ def _node_flags(parser: argparse.ArgumentParser) -> None:
     size.add_argument("--standard", dest="preset", action="store_const", const="standard",
                       help="the standard bench preset")
     size.add_argument("--preset", dest="preset", choices=_PRESETS,
-                      help="bench preset (default: fleet = quick sizes; GEMM, a*x+y, dispatch, agreement)")
+                      help="bench preset (default: fleet = fp32 GEMM 1024, a*x+y, dispatch, agreement; "
+                           "CPU bf16 only where the probe finds bf16 units)")
     size.add_argument("--no-bench", dest="preset", action="store_const", const=None, help="probe and score only")
     parser.set_defaults(preset="fleet")
     parser.add_argument("--fast-probe", action="store_true", help="probe package metadata only (no framework imports)")

@@ -19,7 +19,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--profile", metavar="FILE", help="profile YAML (default: the default scenario)")
     parser.add_argument("--scenario", metavar="ID", help="scenario preset (overrides the profile's)")
     # The same names as advisor.evidence.bench.PRESETS (not imported: the CLI parser stays light at start-up).
-    parser.add_argument("--preset", default="quick", choices=("test", "quick", "standard", "thorough"),
+    parser.add_argument("--preset", default="quick", choices=("test", "quick", "standard", "thorough", "fleet"),
                         help="benchmark preset (default: quick); refused before the probe runs when unknown")
     parser.add_argument("--no-bench", action="store_true", help="skip the benchmarks (the probe still runs)")
     parser.add_argument("--fresh", action="store_true", help="probe the frameworks again (do not use the probe cache)")
@@ -70,21 +70,40 @@ def gather(
     from advisor.scoring.constraints import apply_constraints
 
     print("fwadvisor: probing hardware and frameworks...", file=sys.stderr, flush=True)
-    probe = run_probe(identify=args.identify, kb=kb, on_event=_progress, fresh=args.fresh)
-    bench = None
+    candidates = set(apply_constraints(kb, resolved).candidates)
+    shared = None
     if not args.no_bench:
-        from advisor.evidence.bench import run_bench
+        from advisor.evidence.bench.engine import _usable_cores
+        from advisor.evidence.bench.shared import SharedChildren
 
-        candidates = set(apply_constraints(kb, resolved).candidates)
-        installed = [
-            fid for fid, entry in probe.frameworks.items()
-            if entry.installed and entry.outcome == "ok" and fid in candidates
-        ]
-        if installed:
-            print(f"fwadvisor: benchmarking ({args.preset}): {', '.join(installed)}...", file=sys.stderr, flush=True)
-            bench = run_bench(preset=args.preset, frameworks=installed, on_event=_progress, peak=probe.cpu.peak)
-        else:
-            print("fwadvisor: no candidate framework is installed here: nothing to benchmark", file=sys.stderr)
+        # Each candidate's probe child stays up to run its benchmarks: one import per framework.
+        shared = SharedChildren(preset=args.preset, threads=_usable_cores(), bench_ids=sorted(candidates))
+    try:
+        probe = run_probe(identify=args.identify, kb=kb, on_event=_progress, fresh=args.fresh,
+                          prober=None if shared is None else shared.probe)
+        bench = None
+        if shared is not None:
+            from advisor.evidence.bench import run_bench
+
+            installed = [
+                fid for fid, entry in probe.frameworks.items()
+                if entry.installed and entry.outcome == "ok" and fid in candidates
+            ]
+            if installed:
+                print(f"fwadvisor: benchmarking ({args.preset}): {', '.join(installed)}...", file=sys.stderr,
+                      flush=True)
+                started, shared.members = shared.members, {}
+                try:
+                    bench = run_bench(preset=args.preset, frameworks=installed, on_event=_progress,
+                                      peak=probe.cpu.peak, started=started)
+                except BaseException:
+                    shared.members = started  # not adopted (an interrupt): closed below
+                    raise
+            else:
+                print("fwadvisor: no candidate framework is installed here: nothing to benchmark", file=sys.stderr)
+    finally:
+        if shared is not None:
+            shared.close()
     return probe, bench, None
 
 

@@ -32,7 +32,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     evidence.add_argument("--from-json", metavar="REPORT", help="use the evidence of a saved report; measure nothing")
     evidence.add_argument("--no-bench", action="store_true", help="skip the benchmarks (the probe still runs)")
     decide.add_argument("--fresh", action="store_true", help="probe the frameworks again (do not use the probe cache)")
-    decide.add_argument("--preset", default="quick", choices=("test", "quick", "standard", "thorough"),
+    decide.add_argument("--preset", default="quick", choices=("test", "quick", "standard", "thorough", "fleet"),
                         help="benchmark preset (default: quick)")
     decide.add_argument("--seed", type=int, default=0, help="seed of the Monte-Carlo sensitivity analysis")
     _output_flags(decide)

@@ -26,7 +26,7 @@ from advisor.evidence.bench.presets import (
     PRESETS,
 )
 from advisor.evidence.bench.results import BenchEvent, BenchReport, Measurement
-from advisor.evidence.bench.runner import _Run, _run_script, _torchrun
+from advisor.evidence.bench.runner import _Run, _run_script, _torchrun, child_base_args, child_env_vars
 from advisor.evidence.bench.stats import BUSY_FIGURES_SHARE, BUSY_OTHERS_SHARE, BUSY_STEAL_PCT, busy_cause
 from advisor.frameworks.base import FrameworkAdapter
 from advisor.paths import probes_root
@@ -122,6 +122,7 @@ def run_bench(
     baseline: bool = True,
     adapters: Mapping[str, FrameworkAdapter] | None = None,
     bench_timeout_s: float | None = None,
+    started: Mapping[str, Member] | None = None,
 ) -> BenchReport:
     """Run the suite through each installed framework (one child each) and return every figure and failure.
 
@@ -129,6 +130,8 @@ def run_bench(
     benchmarks; imports and compiles are extra). `rendezvous` are torchrun options for a
     multi-node all-reduce (e.g. `--nnodes=2 --node-rank=0 --rdzv-endpoint=host:29400`).
     `adapters` replaces the registry (plugins, tests); `baseline=False` skips the NumPy child.
+    `started` are children already up, keyed by adapter id (`bench.shared`: they probed their framework and wait
+    for benchmark commands); one the run does not use is closed. Their command line must be this run's.
     """
     if preset not in PRESETS:
         raise UsageError(f"unknown preset {echo(preset)}; choose one of {', '.join(PRESETS)}", field="--preset")
@@ -166,21 +169,19 @@ def run_bench(
     per_bench = None
     if budget_s is not None:
         per_bench = max(budget_s / max(len(wanted) * len(selected), 1), 0.01)
-    base = ["--preset", preset, "--threads", str(n_threads)]
-    if devices:
-        base += ["--device", ",".join(devices)]
-    if per_bench is not None:
-        base += ["--budget", f"{per_bench:.4g}"]
-    fault = {"FWADVISOR_BENCH_FAULT": os.environ["FWADVISOR_BENCH_FAULT"]} \
-        if os.environ.get("FWADVISOR_BENCH_FAULT") else {}
-    # Fix the OpenMP pool to the same size everywhere unless the user chose one.
-    thread_env = {} if "OMP_NUM_THREADS" in os.environ else {"OMP_NUM_THREADS": str(n_threads)}
+    base = child_base_args(preset, n_threads, devices, per_bench)
+    child_env = child_env_vars(n_threads)
+    fault = {k: v for k, v in child_env.items() if k == "FWADVISOR_BENCH_FAULT"}
+    started = dict(started or {})
+    # The fleet preset leaves out the CPU's bf16 GEMM where the probe found no bf16 units (its peak has no bf16
+    # figure): emulated, it costs seconds a call (PyTorch 4.5 s at 1024) and compares nothing between nodes.
+    run.cpu_low_precision = not (preset == "fleet" and peak is not None and peak.bf16_gflops is None)
 
     members: list[Member] = []
     np_benches = [b for b in selected if b in NUMPY_BENCHMARKS]
     if baseline and np_benches and (not devices or "cpu" in devices):
         members.append(Member(NUMPY, "NumPy baseline", "probes.bench_numpy", probes_root(), base,
-                              {**thread_env, **fault}, np_benches))
+                              dict(child_env), np_benches))
     collectives: list[FrameworkAdapter] = []
     for fid in wanted:
         adapter = adapters[fid]
@@ -202,10 +203,19 @@ def run_bench(
         if collective:
             collectives.append(adapter)
         if own:
-            members.append(Member(fid, adapter.display_name, adapter.bench_module, adapter.script_root(), base,
-                                  {**thread_env, **fault}, own, skip))
+            member = Member(fid, adapter.display_name, adapter.bench_module, adapter.script_root(), base,
+                            dict(child_env), own, skip)
+            pre = started.pop(fid, None)
+            if pre is not None:  # its child is up already: it probed the framework and waits for commands
+                member.session, member.ready = pre.session, pre.ready
+            members.append(member)
+    for pre in started.values():  # started for a framework this run does not measure
+        if pre.session is not None:
+            pre.session.close()
     if cancel is not None and cancel.is_set():
         for m in members:
+            if m.session is not None:
+                m.session.kill()
             run.fail(m.fid, "*", None, "cancelled", "cancelled before it started")
         members = []
     # Every child alive at once, taking turns benchmark by benchmark (see bench/interleave.py).
@@ -232,6 +242,8 @@ def run_bench(
     run.results[:] = explain_gemm(run.results, n_threads, n_threads)
     env = _environment(preset, peak, n_threads, budget_s)
     env["gpu_peak"] = gpu_peak
+    if not run.cpu_low_precision:
+        env["skipped_dtypes"] = {"cpu": ["bf16"], "reason": "the probe found no bf16 units on this CPU"}
     try:
         env["loadavg_end"] = [round(v, 2) for v in os.getloadavg()]
     except OSError:

@@ -26,13 +26,13 @@ from advisor.evidence.bench.session import CANCELLED, DIED, TIMED_OUT, ChildSess
 from advisor.evidence.bench.stats import PEAK_LIMIT, ResultRow, busy_reason, is_outlier, merge_rounds
 
 #: Rounds per preset for `ROUND_BENCHMARKS` (the others, with compiles and one-off set-up, run once).
-ROUNDS = {"test": 1, "quick": 2, "standard": 3, "thorough": 5}
+ROUNDS = {"test": 1, "fleet": 1, "quick": 2, "standard": 3, "thorough": 5}
 ROUND_BENCHMARKS = ("gemm", "elementwise", "dispatch", "conv")
 #: GEMM, the figure the advice leans on most, in more and shorter rounds with more time in all: this host's speed
 #: swings by 20-50% for seconds at a time with no steal or load to show for it (benchmarks/host_drift.py), so
 #: a figure sampled over more moments of the run lands nearer the next run's.
-GEMM_ROUNDS = {"test": 1, "quick": 4, "standard": 5, "thorough": 7}
-GEMM_BUDGET_FACTOR = {"test": 1.0, "quick": 1.5, "standard": 1.25, "thorough": 1.0}
+GEMM_ROUNDS = {"test": 1, "fleet": 2, "quick": 4, "standard": 5, "thorough": 7}
+GEMM_BUDGET_FACTOR = {"test": 1.0, "fleet": 1.0, "quick": 1.5, "standard": 1.25, "thorough": 1.0}
 
 
 class _Cancelled(Exception):
@@ -55,12 +55,16 @@ class Member:
     kinds: list[str] = field(default_factory=list)
     dead: bool = False
     restarts: int = 0
+    ready: Turn | None = None  # the start-up of a child started before the run (a shared probe-and-bench child)
 
 
 def _start(run: _Run, m: Member, devices: Sequence[str] | None, cancel: threading.Event | None) -> None:
     """Launch `m`'s child and wait for `ready`; on failure report it once (benchmark "*") and mark it dead."""
-    m.session = ChildSession(m.module, m.args, root=m.root, env=m.env)
-    turn = m.session.start(IMPORT_TIMEOUT_S, cancel)
+    if m.session is not None and m.ready is not None:  # started before the run: adopt its start-up once
+        turn, m.ready = m.ready, None
+    else:
+        m.session = ChildSession(m.module, m.args, root=m.root, env=m.env)
+        turn = m.session.start(IMPORT_TIMEOUT_S, cancel)
     for ev in turn.events:
         if ev.get("event") == "env":
             run.envs.setdefault(m.fid, _env_of(ev))
@@ -74,6 +78,7 @@ def _start(run: _Run, m: Member, devices: Sequence[str] | None, cancel: threadin
     if ready and m.kinds:
         return
     m.dead = True
+    assert m.session is not None
     m.session.kill()
     if failed is not None:
         run.fail(m.fid, "*", None, "import_error", str(failed.get("error") or "import failed"))
@@ -104,7 +109,8 @@ def _turn(run: _Run, m: Member, bench: str, kind: str, round_: int, share: float
     assert m.session is not None
     run.started.add(m.fid)
     run.tell(BenchEvent("bench_start", m.fid, bench, kind, message=f"round {round_ + 1}" if round_ else ""))
-    cmd = {"cmd": "run", "benchmark": bench, "device": kind, "round": round_, "share": share, "budget": budget}
+    cmd = {"cmd": "run", "benchmark": bench, "device": kind, "round": round_, "share": share, "budget": budget,
+           "cpu_low_precision": run.cpu_low_precision}
     turn: Turn = m.session.turn(cmd, timeout, cancel)
     for ev in turn.events:
         kind_ = ev.get("event")

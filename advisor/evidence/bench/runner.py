@@ -33,6 +33,7 @@ class _Run:
     started: set[str] = field(default_factory=set)  # frameworks that began at least one benchmark
     cores: int = 1  # threads the run uses: the machine-state thresholds are shares of these
     gpu_peak: dict[str, Any] | None = None  # CUDA device 0's fp32 peak estimate (figures._gpu_peak_from_probe)
+    cpu_low_precision: bool = True  # False: no bf16/fp16 GEMM on the CPU (the probe found no such units)
 
     def tell(self, event: BenchEvent) -> None:
         if self.on_event is not None:
@@ -49,6 +50,25 @@ class _Run:
     def add(self, m: Measurement) -> None:
         self.results.append(m)
         self.tell(BenchEvent("result", m.framework, m.benchmark, m.device, measurement=m))
+
+
+def child_base_args(preset: str, threads: int, devices: Sequence[str] | None, per_bench: float | None) -> list[str]:
+    """The command line every bench child of a run gets (the preset, threads, devices and budget)."""
+    base = ["--preset", preset, "--threads", str(threads)]
+    if devices:
+        base += ["--device", ",".join(devices)]
+    if per_bench is not None:
+        base += ["--budget", f"{per_bench:.4g}"]
+    return base
+
+
+def child_env_vars(threads: int) -> dict[str, str]:
+    """The variables every bench child of a run gets: the test hook's fault, and one OpenMP pool size everywhere."""
+    fault = {"FWADVISOR_BENCH_FAULT": os.environ["FWADVISOR_BENCH_FAULT"]} \
+        if os.environ.get("FWADVISOR_BENCH_FAULT") else {}
+    # Fix the OpenMP pool to the same size everywhere unless the user chose one.
+    thread_env = {} if "OMP_NUM_THREADS" in os.environ else {"OMP_NUM_THREADS": str(threads)}
+    return {**thread_env, **fault}
 
 
 class _Watchdog:

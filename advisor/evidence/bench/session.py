@@ -51,8 +51,12 @@ class ChildSession:
 
     # -- life cycle
 
-    def start(self, timeout: float, cancel: threading.Event | None) -> Turn:
-        """Launch the child and wait for `ready` (or its end); the turn's events include `import` and `env`."""
+    def start(self, timeout: float, cancel: threading.Event | None, until: str = "ready") -> Turn:
+        """Launch the child and wait for `ready` (or its end); the turn's events include `import` and `env`.
+
+        A shared probe-and-bench child (`probes.probe_bench`) is first waited for `until="sections_end"`, under
+        the probe's timeout, and then for `ready` (`wait`).
+        """
         cmd = [sys.executable, "-m", self.module, *self.args, "--serve"]
         try:
             # Through the registry of children: its own session and the run's marker, so that SIGINT, SIGTERM,
@@ -69,7 +73,11 @@ class ChildSession:
                          threading.Thread(target=self._read_stderr, daemon=True)]
         for t in self._threads:
             t.start()
-        return self._collect("ready", timeout, cancel)
+        return self._collect(until, timeout, cancel)
+
+    def wait(self, until: str, timeout: float, cancel: threading.Event | None) -> Turn:
+        """Collect the events up to `until` without sending a command (the next stage of a shared child's start)."""
+        return self._collect(until, timeout, cancel)
 
     def turn(self, command: Mapping[str, Any], timeout: float, cancel: threading.Event | None) -> Turn:
         """Send one command and collect its events up to `bench_end` (or the child's death, a timeout, a cancel)."""
