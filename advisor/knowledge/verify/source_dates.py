@@ -1,4 +1,6 @@
-"""`kb verify --source-dates`: each `pkg:pypi/NAME@VERSION` source's date against that release's upload date.
+"""`kb verify --source-dates`: each package source's date against the upload date of the release it cites.
+
+The release is `@VERSION` in the Package URL, or, for `pkg:pypi/NAME` quoting pip's `NAME (VERSION)`, that version.
 
 A package source's `date` is the release's own date. Audits kept finding the day of the check written there
 instead, which makes a fact look newer than its evidence; the index's PEP 700 upload times settle it.
@@ -7,6 +9,7 @@ instead, which makes a fact look newer than its evidence; the index's PEP 700 up
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -58,9 +61,15 @@ def pkg_sources(kb: KnowledgeBase, frameworks: list[str] | None = None) -> list[
     for root, value in roots.items():
         for where, source in _walk(value, root):
             url = str(source.url)
-            if url.startswith("pkg:pypi/") and "@" in url:
-                name, version = url.removeprefix("pkg:pypi/").split("@", 1)
-                out.setdefault((where, name, version, source.date), PkgSource(where, name, version, source.date))
+            if not url.startswith("pkg:pypi/"):
+                continue
+            name, _, version = url.removeprefix("pkg:pypi/").partition("@")
+            if not version:  # `pkg:pypi/jax` quoting `jax (0.12.1)`, pip's "newest release" line: that release
+                quoted = re.fullmatch(r"(\S+) \(([^()\s]+)\)", (source.quote or "").strip())
+                if quoted is None or canonicalize_name(quoted.group(1)) != canonicalize_name(name):
+                    continue
+                version = quoted.group(2)
+            out.setdefault((where, name, version, source.date), PkgSource(where, name, version, source.date))
     return list(out.values())
 
 
