@@ -10,6 +10,8 @@ from advisor.knowledge.base import KnowledgeBase
 from advisor.privacy import scrub_text
 from advisor.report import build_report
 from advisor.report.models import Ahp, Knowledge, Pack, Tool
+from advisor.report.words import warning_words
+from advisor.scoring.engine import WarningCode
 from advisor.team.decide import MemberView, TeamDecision
 from advisor.team.decision_schema import (
     AggregationSection,
@@ -55,7 +57,7 @@ def _member(view: MemberView) -> MemberSection:
         verdict=a.recommendation.verdict,  # type: ignore[arg-type]
         ranking=[MemberRank(framework=b.framework, name=b.name, total=b.total) for b in a.ranking],
         team_ranks=view.team_ranks,
-        warnings=[w.message for w in a.warnings if w.code == "profile"],
+        warnings=[warning_words(w) for w in a.warnings if w.code is WarningCode.PROFILE],
     )
 
 
@@ -67,7 +69,7 @@ def to_document(
     bench: BenchReport | None,
     evidence: str,
 ) -> TeamDecisionDoc:
-    """The document of `decision` (schema `team-decision.schema.json`, version 2.0)."""
+    """The document of `decision` (schema `team-decision.schema.json`, version 2.1)."""
     team_report = build_report(decision.team, kb, probe=probe, bench=bench, profile_source="team (aggregated)")
     members = [v.member for v in decision.members]
     aij = decision.aij
