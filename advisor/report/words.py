@@ -58,6 +58,41 @@ def warning_sentence(warning: AssessmentWarning) -> str:
     return f"{warning.framework}: {message}" if warning.framework else message
 
 
+#: What a team's profile takes where members state a field differently, by the field (`used` is the value taken).
+_DIFFER_RULES: dict[str, Callable[[Params], str]] = {
+    "team.current": lambda p: f"the team's move starts from all of {p['used']}",
+    "team.size": lambda p: f"the largest ({p['used']}) is used",
+    "team.horizon_months": lambda p: f"the shortest ({float(p['used']):g} months) is used",
+    "codebase": lambda p: f"the largest figure of each kind is used ({p['used']})",
+    "environment.python": lambda p: f"the oldest ({p['used']}) is used",
+    "scenario": lambda p: "each member's preset counts through their own weights and constraints",
+}
+
+_TEAM_WORDS: dict[str, Callable[[Params], str]] = {
+    "member_left_out": lambda p: f"left out: {p['reason']}",
+    "member_profile": lambda p: str(p["detail"]),
+    "members_differ": lambda p: f"members state {p['field']} differently ({p['values']}); "
+    + _DIFFER_RULES[str(p["field"])](p),
+    "no_group_matrix": lambda p: "the pairwise members' judgements, pooled, do not link every criterion they name: "
+    "no group matrix exists, so each pairwise member's own weights are averaged (AIP) instead",
+    "group_inconsistent": lambda p: "the pairwise members' combined judgements are inconsistent (consistency ratio "
+    f"{float(p['consistency_ratio']):.2f} > 0.10): they disagree with each other, not only within themselves",
+    "team_of_one": lambda p: "a team of one: the team's answer is that member's own",
+}
+
+
+def team_warning_words(warning: TeamWarning) -> str:
+    """A team warning's words from its code and parameters, without the member it is about.
+
+    A decision written before team warnings carried parameters (schema 2.0) keeps the words it was saved with.
+    """
+    saved = getattr(warning, "message", None)
+    if saved and not warning.params:
+        return str(saved)
+    return _TEAM_WORDS[warning.code]({**warning.params, "field": warning.field or ""})
+
+
 def team_warning_sentence(warning: TeamWarning) -> str:
-    """A team decision's warning as one sentence: the member it is about (its field), then its message."""
-    return f"{warning.member}: {warning.message}" if warning.member else warning.message
+    """A team decision's warning as one sentence: the member it is about (its field), then its words."""
+    words = team_warning_words(warning)
+    return f"{warning.member}: {words}" if warning.member else words

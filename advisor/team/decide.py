@@ -208,7 +208,7 @@ def decide(
     known_stale = stale_facts(kb, today)
     criteria = list(kb.criteria)
     warnings = [
-        TeamWarning(code=TeamWarningCode.MEMBER_LEFT_OUT, message=f"left out: {x.reason}", member=x.path)
+        TeamWarning(code=TeamWarningCode.MEMBER_LEFT_OUT, params={"reason": x.reason}, member=x.path)
         for x in left_out
     ]
     pairwise = [m for m in members if m.kind == "pairwise"]
@@ -216,25 +216,19 @@ def decide(
     weights, group = team_weights([m.weights for m in individuals], [m.judgements for m in pairwise], criteria)
     if pairwise and group is None:
         warnings.append(
-            TeamWarning(
-                code=TeamWarningCode.NO_GROUP_MATRIX,
-                message="the pairwise members' judgements, pooled, do not link every criterion they name: "
-                "no group matrix exists, so each pairwise member's own weights are averaged (AIP) instead",
-            )
+            TeamWarning(code=TeamWarningCode.NO_GROUP_MATRIX)
         )
     if group is not None and group.consistency_ratio is not None and group.consistency_ratio > 0.10:
         warnings.append(
             TeamWarning(
-                code=TeamWarningCode.GROUP_INCONSISTENT,
-                message=f"the pairwise members' combined judgements are inconsistent (consistency ratio "
-                f"{group.consistency_ratio:.2f} > 0.10): they disagree with each other, not only within themselves",
+                code=TeamWarningCode.GROUP_INCONSISTENT, params={"consistency_ratio": group.consistency_ratio}
             )
         )
     # A share below 1e-12 is zero in effect, and its reciprocal overflows the sensitivity's raw factors.
     weights = normalized({c: (w if w >= MIN_SHARE else 0.0) for c, w in weights.items()})
     for m in members:
         warnings += [
-            TeamWarning(code=TeamWarningCode.MEMBER_PROFILE, message=w, member=m.label)
+            TeamWarning(code=TeamWarningCode.MEMBER_PROFILE, params={"detail": w}, member=m.label)
             for w in m.resolved.warnings
         ]
     profile = team_profile([m.resolved for m in members], weights, warnings)
@@ -277,11 +271,7 @@ def decide(
     )
     frag.statement = _statement(kb, frag, winner, team.sensitivity.verdict if team.sensitivity else None)
     if len(members) == 1:
-        warnings.append(
-            TeamWarning(
-                code=TeamWarningCode.TEAM_OF_ONE, message="a team of one: the team's answer is that member's own"
-            )
-        )
+        warnings.append(TeamWarning(code=TeamWarningCode.TEAM_OF_ONE))
     return TeamDecision(
         members=views,
         left_out=list(left_out),

@@ -10,19 +10,21 @@ from advisor.knowledge.base import KnowledgeBase
 from advisor.privacy import scrub_text
 from advisor.report import build_report
 from advisor.report.models import Ahp, Knowledge, Pack, Tool
-from advisor.report.words import warning_words
+from advisor.report.words import team_warning_words, warning_words
 from advisor.scoring.engine import WarningCode
 from advisor.team.decide import MemberView, TeamDecision
 from advisor.team.decision_schema import (
     AggregationSection,
     AijSection,
     ConsensusSection,
+    DocTeamWarning,
     LeftOutSection,
     MemberRank,
     MemberSection,
     TeamDecisionDoc,
     TeamSection,
 )
+from advisor.team.warnings import TeamWarning
 
 if TYPE_CHECKING:
     from advisor.evidence.bench.results import BenchReport
@@ -59,6 +61,14 @@ def _member(view: MemberView) -> MemberSection:
         team_ranks=view.team_ranks,
         warnings=[warning_words(w) for w in a.warnings if w.code is WarningCode.PROFILE],
     )
+
+
+def _doc_warning(warning: TeamWarning) -> DocTeamWarning:
+    """The warning with its words: paths in its parameters and its member are scrubbed first, then it is worded."""
+    params = {k: _path(v) if isinstance(v, str) else v for k, v in warning.params.items()}
+    member = None if warning.member is None else _path(warning.member)
+    clean = warning.model_copy(update={"params": params, "member": member})
+    return DocTeamWarning(**clean.model_dump(), message=team_warning_words(clean))
 
 
 def to_document(
@@ -112,9 +122,6 @@ def to_document(
         disagreements=decision.disagreements,
         fragility=decision.fragility,
         # The one change on the way out: paths in the words and the member name the home folder, scrubbed.
-        warnings=[
-            w.model_copy(update={"message": _path(w.message), "member": None if w.member is None else _path(w.member)})
-            for w in decision.warnings
-        ],
+        warnings=[_doc_warning(w) for w in decision.warnings],
     )
     return TeamDecisionDoc.model_validate(doc.model_dump(mode="json"))  # exactly what its JSON reads back as

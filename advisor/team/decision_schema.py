@@ -117,6 +117,16 @@ class TeamSection(_M):
     recommendation: Recommendation
 
 
+class DocTeamWarning(TeamWarning):
+    """A team warning as the document carries it: its code and parameters, and the words written from them."""
+
+    message: str = Field(
+        default="",
+        description="the words, written from code and params for a reader of the file (programs decide on the "
+        "code; since 2.1; a 2.0 decision's warnings have these words only)",
+    )
+
+
 class TeamDecisionDoc(_M):
     """A full fwadvisor team decision."""
 
@@ -136,7 +146,7 @@ class TeamDecisionDoc(_M):
     consensus: ConsensusSection
     disagreements: list[Disagreement]
     fragility: Fragility
-    warnings: list[TeamWarning]
+    warnings: list[DocTeamWarning]
 
 
 def decision_schema() -> dict[str, Any]:
