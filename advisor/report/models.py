@@ -157,7 +157,7 @@ class ReportWarning(AssessmentWarning):
         return self
 
 
-def report_warnings(warnings: Sequence[AssessmentWarning]) -> list[ReportWarning]:
+def worded_warnings(warnings: Sequence[AssessmentWarning]) -> list[ReportWarning]:
     """The assessment's warnings as the report carries them (with their words)."""
     return [ReportWarning.model_validate(w.model_dump()) for w in warnings]
 
