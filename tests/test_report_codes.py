@@ -11,9 +11,10 @@ from _scoring_support import ROOT
 from pydantic import BaseModel
 
 from advisor.report import Report, load_report
-from advisor.report.words import _DIFFER_RULES, team_warning_words, warning_sentence, warning_words
+from advisor.report.words import _DIFFER_RULES, fragility_statement, team_warning_words, warning_sentence, warning_words
 from advisor.scoring.engine import AssessmentWarning, WarningCode
 from advisor.team.decision_schema import DocTeamWarning, TeamDecisionDoc
+from advisor.team.fragility import Flip, Fragility, FragilityCode
 from advisor.team.warnings import TeamWarning, TeamWarningCode
 
 #: Parameters as scoring writes them, one set per code (a new code without one fails below).
@@ -51,6 +52,31 @@ TEAM_PARAMS: dict[TeamWarningCode, list[tuple[dict[str, Any], str | None]]] = {
     TeamWarningCode.GROUP_INCONSISTENT: [({"consistency_ratio": 0.234}, None)],
     TeamWarningCode.TEAM_OF_ONE: [({}, None)],
 }
+
+
+def _fragility(code: FragilityCode) -> Fragility:
+    """A finding of each code as decide makes it (the smallest flip of a weights member, and one decisive member)."""
+    flip = Flip(member="ben", criterion="performance", how="weight", from_share=0.4, to_share=0.25, change=-0.15,
+                factor=None, new_winner="jax")
+    verdict = {"fragile": "fragile", "robust_to_one": "robust", "robust": "robust"}.get(code, "none")
+    flips = [flip] if code in ("fragile", "robust_to_one") else []
+    return Fragility(
+        verdict=verdict, code=code, flips=flips, smallest=flips[0] if flips else None,  # type: ignore[arg-type]
+        without={"ana": "jax", "ben": "pytorch"} if code == "fragile" else {},
+        params={"winner": "PyTorch", "criterion": "Performance", "tie": 1},
+        names={"jax": "JAX"},
+    )
+
+
+def test_every_fragility_code_has_words() -> None:
+    for code in FragilityCode:
+        said = fragility_statement(_fragility(code))
+        _worded(said, code)
+        assert said.endswith(".") and said[0].isupper(), said
+    fragile = fragility_statement(_fragility(FragilityCode.FRAGILE))
+    assert fragile.startswith("Fragile: without ana, the team's answer would be JAX; if ben moved their weight of ")
+    assert "from 40% to 25%, JAX would tie with PyTorch and then lead." in fragile
+    assert fragile.endswith("(see the sensitivity).")
 
 
 def _worded(text: str, code: str) -> None:
@@ -91,12 +117,12 @@ def test_the_words_are_the_ones_scoring_used_to_write() -> None:
 EDGE = {
     ("ReportWarning", "message"): "written at the report edge from code and params (advisor/report/words.py)",
     ("DocTeamWarning", "message"): "written at the decision document's edge from code and params",
+    ("DocFragility", "statement"): "written at the decision document's edge from code, params and names",
 }
 #: Sentences still composed in scoring or team (issue 21 item 3, not done yet): each must go, and then leave here.
 NOT_YET = {
     ("Exclusion", "reasons"): "constraints.py writes the exclusion reasons",
     ("BreakEven", "statement"): "decision.py writes the break-even statement",
-    ("Fragility", "statement"): "team/fragility.py and decide.py write the statement",
     ("LeftOutSection", "reason"): "the member loader's own error words",
     ("RankingEntry", "notes"): "explain.Note keeps its message beside its code (note_codes carries code+params)",
 }

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from advisor.scoring.engine import AssessmentWarning, Param, WarningCode
 
 if TYPE_CHECKING:  # a type only: the team package imports the report, not the other way round
+    from advisor.team.fragility import Fragility
     from advisor.team.warnings import TeamWarning
 
 Params = Mapping[str, Param]
@@ -96,3 +97,51 @@ def team_warning_sentence(warning: TeamWarning) -> str:
     """A team decision's warning as one sentence: the member it is about (its field), then its words."""
     words = team_warning_words(warning)
     return f"{warning.member}: {words}" if warning.member else words
+
+
+def _flip_clause(frag: Fragility, winner: str) -> str:
+    f = frag.flips[0]
+    crit = frag.params["criterion"]
+    how = (
+        f"moved their weight of {crit} from {100 * f.from_share:.0f}% to {100 * f.to_share:.0f}%"
+        if f.how == "weight"
+        else f"judged {crit} {f.factor:.2g} times as important against every other criterion as they do now "
+        f"(their share {100 * f.from_share:.0f}% -> {100 * f.to_share:.0f}%)"
+    )
+    return f"if {f.member} {how}, {frag.names[f.new_winner]} would tie with {winner} and then lead"
+
+
+def fragility_statement(frag: Fragility) -> str:
+    """What the team decision's fragility finding says, from its code, parameters and fields.
+
+    A decision written before the finding carried a code (schema 2.0) keeps the statement it was saved with.
+    """
+    code = frag.code
+    if code is None:
+        return str(getattr(frag, "statement", "") or "")
+    if code == "fewer_than_two":
+        return "With fewer than two candidates there is no answer to change."
+    if code == "no_winner":
+        return "No framework meets every member's hard constraints: there is no team answer to change."
+    name = str(frag.params["winner"])
+    if code == "only_candidate":
+        return f"{name} is the only candidate left by the members' constraints: no weight can change that."
+    parts = [
+        f"without {member}, the team's answer would be {frag.names[other]}"
+        for member, other in frag.without.items()
+        if other in frag.names  # the decisive ones: without them the answer is another framework
+    ]
+    if frag.flips:
+        parts.append(_flip_clause(frag, name))
+    if code == "fragile":
+        text = f"Fragile: {'; '.join(parts)}."
+    elif code == "robust_to_one":
+        text = (
+            f"Robust to any one member: no member moving one weight by less than {100 * frag.fragile_below:.0f} "
+            f"share points changes {name}; the smallest change that does: {parts[-1]}."
+        )
+    else:
+        text = f"Robust: no member moving any one weight, and no member leaving, changes {name}."
+    if frag.params.get("tie"):
+        text += " The team's own ranking is a statistical tie (see the sensitivity)."
+    return text

@@ -10,13 +10,14 @@ from advisor.knowledge.base import KnowledgeBase
 from advisor.privacy import scrub_text
 from advisor.report import build_report
 from advisor.report.models import Ahp, Knowledge, Pack, Tool
-from advisor.report.words import team_warning_words, warning_words
+from advisor.report.words import fragility_statement, team_warning_words, warning_words
 from advisor.scoring.engine import WarningCode
 from advisor.team.decide import MemberView, TeamDecision
 from advisor.team.decision_schema import (
     AggregationSection,
     AijSection,
     ConsensusSection,
+    DocFragility,
     DocTeamWarning,
     LeftOutSection,
     MemberRank,
@@ -120,7 +121,9 @@ def to_document(
             disagreeing={v.member.label: v.winner for v in decision.members if winner and v.winner != winner},
         ),
         disagreements=decision.disagreements,
-        fragility=decision.fragility,
+        fragility=DocFragility(
+            **decision.fragility.model_dump(), statement=fragility_statement(decision.fragility)
+        ),
         # The one change on the way out: paths in the words and the member name the home folder, scrubbed.
         warnings=[_doc_warning(w) for w in decision.warnings],
     )

@@ -127,6 +127,15 @@ class DocTeamWarning(TeamWarning):
     )
 
 
+class DocFragility(Fragility):
+    """The fragility finding as the document carries it: its code and fields, and the words written from them."""
+
+    statement: str = Field(
+        default="", description="the finding in words, written from code, params and names for a reader of the "
+        "file (a 2.0 decision has these words only)",
+    )
+
+
 class TeamDecisionDoc(_M):
     """A full fwadvisor team decision."""
 
@@ -145,7 +154,7 @@ class TeamDecisionDoc(_M):
     team: TeamSection
     consensus: ConsensusSection
     disagreements: list[Disagreement]
-    fragility: Fragility
+    fragility: DocFragility
     warnings: list[DocTeamWarning]
 
 
