@@ -46,7 +46,10 @@ def hostile_report(kb: Any) -> dict[str, Any]:
     data["recommendation"]["name"] = "PyTorch " + HOSTILE
     data["recommendation"]["summary"] = "summary " + HOSTILE
     data["benchmarks"]["results"][0]["variant"] = "variant " + HOSTILE
-    data["warnings"].append({"code": "x" + HOSTILE, "message": HOSTILE})
+    # Codes are an enum (a foreign code is refused on read): the hostile text rides in saved words and in params.
+    data["warnings"].append({"code": "profile", "message": HOSTILE})
+    data["warnings"].append({"code": "hardware", "params": {"form": "requirement", "check": "x" + HOSTILE,
+                                                           "detail": HOSTILE}})
     return data
 
 

@@ -12,6 +12,7 @@ from advisor.knowledge import load_knowledge
 from advisor.knowledge.freshness import DEFAULT_REVIEW_DAYS, stale_facts
 from advisor.profile import load_profile_text, resolve_profile
 from advisor.report import build_report, to_json_text, validate_report
+from advisor.report.words import warning_words
 from advisor.scoring import assess
 
 TODAY = dt.date(2026, 12, 1)
@@ -44,7 +45,7 @@ def test_fixture_fact_older_than_the_default_interval_is_a_report_warning() -> N
     validate_report(json.loads(to_json_text(report)))  # the new fields are in the committed schema
     warning = next(w for w in report.warnings if w.code == "stale_fact")
     assert warning.fact == "mindspore.scores.community" and warning.as_of == "2025-09-01"
-    assert warning.framework == "mindspore" and "2025-09-01" in warning.message
+    assert warning.framework == "mindspore" and "2025-09-01" in warning_words(warning)
 
 
 def test_review_interval_is_overridable_per_fact(tmp_path: Path) -> None:

@@ -105,7 +105,8 @@ def test_many_next_steps_and_warnings_still_fit_in_15_lines(default: tuple[Repor
     report, _ = default
     data = json.loads(report.model_dump_json())
     data["recommendation"]["next_steps"] = [f"step {i}" for i in range(40)]
-    data["warnings"] = [{"code": f"code{i}", "message": "m"} for i in range(30)]
+    data["warnings"] = [{"code": "method", "params": {"topsis_first": f"a{i}", "weighted_first": "b"}}
+                        for i in range(30)]
     data["exclusions"] = [{"framework": "x", "kind": "constraint", "reasons": ["r"]}]
     markdown = to_markdown(Report.model_validate(data))
     summary = summary_of(markdown)

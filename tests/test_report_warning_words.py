@@ -14,7 +14,7 @@ from advisor.evidence.bench.results import BenchFailure
 from advisor.profile import load_profile_text, resolve_profile
 from advisor.report import build_report, to_markdown
 from advisor.report.html.report_page import report_html
-from advisor.report.words import warning_sentence
+from advisor.report.words import team_warning_words, warning_sentence
 from advisor.sanitize import markdown_text
 from advisor.scoring import assess
 from advisor.tui.widgets.explain import warning_text
@@ -85,6 +85,6 @@ def test_a_team_warning_names_its_member_once_in_every_page(tmp_path: Path) -> N
     assert {TeamWarningCode.MEMBER_LEFT_OUT} <= {w.code for w in about}
     md, page = to_markdown_decision(doc), html.unescape(decision_html(doc, identify=True))
     for w in about:
-        assert not w.message.startswith(f"{w.member}:"), w  # the member is a field; the words do not repeat it
+        assert not team_warning_words(w).startswith(f"{w.member}:"), w  # the member is a field, not in the words
         said = team_warning_sentence(w)
         assert said.startswith(f"{w.member}: ") and markdown_text(said) in md and said in page

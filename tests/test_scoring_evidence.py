@@ -11,6 +11,7 @@ from _scoring_support import bench_fixture, load_small_kb, probe_fixture
 from advisor.evidence.bench.results import BenchFailure, BenchReport
 from advisor.knowledge.schema import Hardware
 from advisor.profile import load_profile_text, resolve_profile
+from advisor.report.words import warning_words
 from advisor.scoring import assess
 from advisor.scoring import evidence as ev
 from advisor.scoring import setup_evidence as setup
@@ -179,9 +180,9 @@ def test_assessment_with_recorded_evidence(small) -> None:  # type: ignore[no-un
         BenchFailure("jax", "transfer", "cpu", "skipped", "no accelerator")))
     failed = [w for w in assess(small, r, bench=bench).warnings if w.code == "bench_failure"]
     # Skips are not failures; the framework is the warning's own field, its message does not repeat it.
-    assert [(w.framework, w.message) for w in failed] == [("jax", "cpu/conv: timed_out: no result in 60 s")]
+    assert [(w.framework, warning_words(w)) for w in failed] == [("jax", "cpu/conv: timed_out: no result in 60 s")]
     stale = [w for w in a.warnings if w.code == "stale_fact"]
-    assert stale[0].framework == "mindspore" and "community (2025-09-01)" in stale[0].message
+    assert stale[0].framework == "mindspore" and "community (2025-09-01)" in warning_words(stale[0])
     for b in a.ranking:
         assert sum(c.contribution for c in b.contributions) == b.total
     assert [b.total for b in a.ranking] == sorted((b.total for b in a.ranking), reverse=True)
@@ -192,7 +193,7 @@ def test_assessment_with_recorded_evidence(small) -> None:  # type: ignore[no-un
 def test_fake_nvidia_probe_warns_about_cpu_only_builds(small) -> None:  # type: ignore[no-untyped-def]
     a = assess(small, _resolve(small, ""), probe=probe_fixture("probe_fake_nvidia_h100.json"))
     hw = [w for w in a.warnings if w.code == "hardware" and w.framework == "jax"]
-    assert hw and "CPU-only" in hw[0].message
+    assert hw and "CPU-only" in warning_words(hw[0])
     fit = next(c for c in next(b for b in a.ranking if b.framework == "pytorch").contributions
                if c.criterion == "hardware_fit")
     assert fit.figures[0]["verified_here"] is True and fit.measured_score == 5.0
@@ -203,7 +204,7 @@ def test_import_failures_are_warnings(small) -> None:  # type: ignore[no-untyped
     probe.frameworks["tensorflow"] = dataclasses.replace(
         probe.frameworks["tensorflow"], outcome="import_error", error="ImportError: libfoo.so")
     a = assess(small, _resolve(small, ""), probe=probe)
-    assert any(w.code == "import_failure" and "libfoo" in w.message for w in a.warnings)
+    assert any(w.code == "import_failure" and "libfoo" in warning_words(w) for w in a.warnings)
 
 
 def test_nothing_left_gives_a_clear_recommendation(small) -> None:  # type: ignore[no-untyped-def]

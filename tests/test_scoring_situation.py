@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from advisor.knowledge import load_knowledge
 from advisor.profile import load_profile_text, resolve_profile
+from advisor.report.words import warning_words
 from advisor.scoring import assess
 from advisor.scoring.decision import benefit
 from advisor.scoring.explain import NoteCode
@@ -43,7 +44,7 @@ def test_multi_backend_leaves_the_multi_backend_layer(kb) -> None:  # type: igno
 def test_volta_fleet_marks_current_pytorch_wheels_unsupported(kb) -> None:  # type: ignore[no-untyped-def]
     v100 = "fleet: [{hardware: nvidia_cuda, model: V100, compute_capability: '7.0', count: 8}]\n"
     a = _assess(kb, v100)
-    msgs = [w.message for w in a.warnings if w.code == "hardware" and w.framework == "pytorch"]
+    msgs = [warning_words(w) for w in a.warnings if w.code == "hardware" and w.framework == "pytorch"]
     assert msgs and "7.5" in msgs[0] and "2.14" in msgs[0]
     fit = next(
         c for c in next(b for b in a.ranking if b.framework == "pytorch").contributions if c.criterion == "hardware_fit"
@@ -83,11 +84,11 @@ def test_python_outside_the_current_wheels_is_a_warning_not_an_exclusion(kb) -> 
     # framework stays a candidate and the report says what to do.
     old = _assess(kb, "environment: {python: '3.9'}\n")
     assert "pytorch" in {b.framework for b in old.ranking}
-    warned = {w.framework: w.message for w in old.warnings if w.code == "python_version"}
+    warned = {w.framework: warning_words(w) for w in old.warnings if w.code == "python_version"}
     assert "needs Python 3.11 or newer" in warned["pytorch"] and "pin an older PyTorch" in warned["pytorch"]
     assert "paddlepaddle" not in warned  # its wheels include 3.9
     new = _assess(kb, "environment: {python: '3.15'}\n")
-    warned = {w.framework: w.message for w in new.warnings if w.code == "python_version"}
+    warned = {w.framework: warning_words(w) for w in new.warnings if w.code == "python_version"}
     assert "no wheels for Python 3.15 yet" in warned["mindspore"] and "pytorch" not in warned
 
 

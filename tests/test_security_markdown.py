@@ -43,7 +43,7 @@ def _hostile_report(text: str) -> dict[str, Any]:
     data["ranking"][0]["name"] = text
     data["ranking"][0]["contributions"][0]["evidence"] = text
     data["recommendation"]["summary"] = text
-    data["warnings"] = [{"code": "x", "message": text}]
+    data["warnings"] = [{"code": "profile", "message": text}, {"code": "profile", "params": {"detail": text}}]
     return data
 
 

@@ -12,9 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from advisor.profile import load_profile_text, resolve_profile
+from advisor.report.words import fragility_statement
 from advisor.team.aggregate import aij, kendall_w
 from advisor.team.decide import TeamDecision, decide
-from advisor.team.fragility import FRAGILE_CHANGE
+from advisor.team.fragility import FRAGILE_CHANGE, FragilityCode
 from advisor.team.members import Member, clean_label, load_members
 from advisor.team.warnings import TeamWarningCode
 
@@ -135,7 +136,8 @@ def test_fragile_statement_names_the_member_and_the_move() -> None:
     smallest = d.fragility.flips[0]
     assert smallest.member == "ben"  # ana has all her weight on deployment: moving that one weight changes nothing
     assert abs(smallest.change) < FRAGILE_CHANGE or any(w != d.winner for w in d.fragility.without.values())
-    text = d.fragility.statement
+    assert d.fragility.code == FragilityCode.FRAGILE
+    text = fragility_statement(d.fragility)
     assert text.startswith("Fragile: ") and smallest.member in text
     assert f"{100 * smallest.from_share:.0f}%" in text and f"{100 * smallest.to_share:.0f}%" in text
     assert d.fragility.without == {"ana": "pytorch", "ben": "tensorflow"}  # each alone gets their own way

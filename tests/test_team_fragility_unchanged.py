@@ -47,4 +47,7 @@ def test_weights_and_fragility_are_unchanged(team: str) -> None:
         )
     got = analyse_fragility(np.array(BEFORE["scores"]), names, criteria, members).model_dump(mode="json")
     # Exact: the optimisation evaluates the same points with the same arithmetic (fsum is order-free).
-    assert got == want["fragility"]
+    # The finding's words are written at the edge now (team-decision 2.1): the fixture's empty statement is gone,
+    # and the code, params and names that replace it are filled by `decide`, not by the analysis.
+    assert (got.pop("code"), got.pop("params"), got.pop("names")) == (None, {}, {})
+    assert got == {k: v for k, v in want["fragility"].items() if k != "statement"}

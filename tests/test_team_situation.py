@@ -8,6 +8,7 @@ import pytest
 from _scoring_support import probe_fixture
 
 from advisor.profile import CodebaseSize, Experience, load_profile_text, resolve_profile
+from advisor.report.words import team_warning_words
 from advisor.team.decide import TeamDecision, decide
 from advisor.team.members import Member
 from advisor.team.warnings import TeamWarningCode
@@ -73,7 +74,8 @@ def test_where_members_differ_a_warning_with_a_code_names_the_field(kb: Any) -> 
         "environment.python",
     }
     size = next(w for w in d.warnings if w.field == "team.size")
-    assert "4, 6" in size.message and "the largest (6)" in size.message
+    assert size.params == {"values": "4, 6", "used": 6}
+    assert team_warning_words(size) == "members state team.size differently (4, 6); the largest (6) is used"
 
 
 def test_members_who_agree_raise_no_difference_warning(kb: Any) -> None:

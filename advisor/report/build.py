@@ -23,6 +23,7 @@ from advisor.report.models import (
     RankingEntry,
     Report,
     Tool,
+    worded_warnings,
 )
 from advisor.report_evidence import AllReduceShape, BenchShape, ProbeShape
 from advisor.scoring.engine import Assessment
@@ -138,7 +139,7 @@ def build_report(
         ranking=ranking,
         sensitivity=assessment.sensitivity,
         exclusions=assessment.exclusions,
-        warnings=assessment.warnings,
+        warnings=worded_warnings(assessment.warnings),
         recommendation=assessment.recommendation,
         migration=assessment.migration,
     )

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from advisor.report.words import warning_words
 from advisor.report_evidence import AllReduceShape, BenchShape, ProbeShape
 from advisor.scoring.advice import Recommendation
 from advisor.scoring.constraints import Exclusion
@@ -18,9 +20,9 @@ from advisor.scoring.sensitivity import Sensitivity
 from advisor.scoring.setup_evidence import SERVING_WEIGHT
 
 #: Minor versions add optional fields only: a reader of 1.1 reads 1.0 reports unchanged.
-SCHEMA_VERSION: Literal["1.2"] = "1.2"
-READABLE_VERSIONS = ("1.0", "1.1", "1.2")
-SCHEMA_ID = "https://fwadvisor.invalid/schemas/report-1.2.json"
+SCHEMA_VERSION: Literal["1.3"] = "1.3"
+READABLE_VERSIONS = ("1.0", "1.1", "1.2", "1.3")
+SCHEMA_ID = "https://fwadvisor.invalid/schemas/report-1.3.json"
 
 
 class _M(BaseModel):
@@ -139,12 +141,33 @@ class Method(_M):
     reference: str = "docs/scoring.md"
 
 
+class ReportWarning(AssessmentWarning):
+    """A warning as the report file carries it: its code and parameters, and the words written from them."""
+
+    message: str = Field(
+        default="",
+        description="the words, written from code and params for a reader of the file (programs decide on the "
+        "code; since 1.3; a 1.2 report's warnings have these words only)",
+    )
+
+    @model_validator(mode="after")
+    def _words(self) -> ReportWarning:
+        if not self.message:  # written at this edge, once, by the one renderer
+            self.message = warning_words(self)
+        return self
+
+
+def worded_warnings(warnings: Sequence[AssessmentWarning]) -> list[ReportWarning]:
+    """The assessment's warnings as the report carries them (with their words)."""
+    return [ReportWarning.model_validate(w.model_dump()) for w in warnings]
+
+
 class Report(_M):
     """A full fwadvisor report."""
 
     model_config = ConfigDict(extra="forbid", title="fwadvisor report")
 
-    schema_version: Literal["1.0", "1.1", "1.2"] = SCHEMA_VERSION
+    schema_version: Literal["1.0", "1.1", "1.2", "1.3"] = SCHEMA_VERSION
     generated_at: str
     tool: Tool
     knowledge: Knowledge
@@ -159,7 +182,7 @@ class Report(_M):
     ranking: list[RankingEntry]
     sensitivity: Sensitivity | None
     exclusions: list[Exclusion]
-    warnings: list[AssessmentWarning]
+    warnings: list[ReportWarning]
     recommendation: Recommendation
     migration: dict[str, MoveCost] = Field(
         default_factory=dict, description="per framework the team would move to: effort range, capacity share, score"

@@ -1,22 +1,147 @@
-"""Warnings as sentences, made here once for the CLI, the Markdown, the HTML pages and the TUI."""
+"""Warnings as sentences, written here once from their codes and parameters for every shell that shows them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from advisor.scoring.engine import AssessmentWarning
+from advisor.scoring.engine import AssessmentWarning, Param, WarningCode
 
 if TYPE_CHECKING:  # a type only: the team package imports the report, not the other way round
+    from advisor.team.fragility import Fragility
     from advisor.team.warnings import TeamWarning
+
+Params = Mapping[str, Param]
+
+
+def _hardware(p: Params) -> str:
+    form = p["form"]
+    if form == "cpu_only_build":
+        return f"installed, but its build does not use the accelerator here ({p['accelerators']}); a CPU-only wheel?"
+    if form == "requirement":
+        return f"{p['check']}: {p['detail']}"
+    return str(p["detail"])  # gpu_floor: the fleet's finding on the team's oldest GPU
+
+
+_WARNING_WORDS: dict[WarningCode, Callable[[Params], str]] = {
+    WarningCode.PROFILE: lambda p: str(p["detail"]),
+    WarningCode.HARDWARE: _hardware,
+    WarningCode.PYTHON_VERSION: lambda p: str(p["detail"]),
+    WarningCode.KNOWLEDGE: lambda p: str(p["detail"]),
+    WarningCode.STALE_FACT: lambda p: f"{p['subject']} ({p['as_of']}) is past its {p['review_days']}-day review "
+    f"interval [{p['fact']}]",
+    WarningCode.BENCHMARK_OUTLIER: lambda p: str(p["detail"]),
+    WarningCode.BENCHMARK_SPREAD: lambda p: str(p["detail"]),
+    WarningCode.MACHINE_BUSY: lambda p: str(p["detail"]),
+    WarningCode.BENCH_FAILURE: lambda p: f"{p.get('device')}/{p['benchmark']}: {p['outcome']}: {p['error']}",
+    WarningCode.IMPORT_FAILURE: lambda p: f"probe {p['outcome']}: {p['error'] or 'no detail'}",
+    WarningCode.METHOD: lambda p: f"TOPSIS ranks {p['topsis_first']} first where the weighted sum ranks "
+    f"{p['weighted_first']} first: a sign that the choice depends on how criteria trade off",
+}
+
+
+def warning_words(warning: AssessmentWarning) -> str:
+    """The warning's words from its code and parameters, without the framework it is about.
+
+    A report written before warnings carried parameters (schema 1.2 and older) keeps the words it was saved with.
+    """
+    saved = getattr(warning, "message", None)
+    if saved and not warning.params:
+        return str(saved)
+    # The fact and its date are fields of their own: the words take them from there.
+    params = {**warning.params, "fact": warning.fact or "", "as_of": warning.as_of or ""}
+    return _WARNING_WORDS[warning.code](params)
 
 
 def warning_sentence(warning: AssessmentWarning) -> str:
-    """The warning as one sentence: the framework it is about (its field, never read from the words), its message."""
-    message = warning.message or warning.code
+    """The warning as one sentence: the framework it is about (its field, never read from the words), its words."""
+    message = warning_words(warning) or warning.code
     return f"{warning.framework}: {message}" if warning.framework else message
 
 
+#: What a team's profile takes where members state a field differently, by the field (`used` is the value taken).
+_DIFFER_RULES: dict[str, Callable[[Params], str]] = {
+    "team.current": lambda p: f"the team's move starts from all of {p['used']}",
+    "team.size": lambda p: f"the largest ({p['used']}) is used",
+    "team.horizon_months": lambda p: f"the shortest ({float(p['used']):g} months) is used",
+    "codebase": lambda p: f"the largest figure of each kind is used ({p['used']})",
+    "environment.python": lambda p: f"the oldest ({p['used']}) is used",
+    "scenario": lambda p: "each member's preset counts through their own weights and constraints",
+}
+
+_TEAM_WORDS: dict[str, Callable[[Params], str]] = {
+    "member_left_out": lambda p: f"left out: {p['reason']}",
+    "member_profile": lambda p: str(p["detail"]),
+    "members_differ": lambda p: f"members state {p['field']} differently ({p['values']}); "
+    + _DIFFER_RULES[str(p["field"])](p),
+    "no_group_matrix": lambda p: "the pairwise members' judgements, pooled, do not link every criterion they name: "
+    "no group matrix exists, so each pairwise member's own weights are averaged (AIP) instead",
+    "group_inconsistent": lambda p: "the pairwise members' combined judgements are inconsistent (consistency ratio "
+    f"{float(p['consistency_ratio']):.2f} > 0.10): they disagree with each other, not only within themselves",
+    "team_of_one": lambda p: "a team of one: the team's answer is that member's own",
+}
+
+
+def team_warning_words(warning: TeamWarning) -> str:
+    """A team warning's words from its code and parameters, without the member it is about.
+
+    A decision written before team warnings carried parameters (schema 2.0) keeps the words it was saved with.
+    """
+    saved = getattr(warning, "message", None)
+    if saved and not warning.params:
+        return str(saved)
+    return _TEAM_WORDS[warning.code]({**warning.params, "field": warning.field or ""})
+
 
 def team_warning_sentence(warning: TeamWarning) -> str:
-    """A team decision's warning as one sentence: the member it is about (its field), then its message."""
-    return f"{warning.member}: {warning.message}" if warning.member else warning.message
+    """A team decision's warning as one sentence: the member it is about (its field), then its words."""
+    words = team_warning_words(warning)
+    return f"{warning.member}: {words}" if warning.member else words
+
+
+def _flip_clause(frag: Fragility, winner: str) -> str:
+    f = frag.flips[0]
+    crit = frag.params["criterion"]
+    how = (
+        f"moved their weight of {crit} from {100 * f.from_share:.0f}% to {100 * f.to_share:.0f}%"
+        if f.how == "weight"
+        else f"judged {crit} {f.factor:.2g} times as important against every other criterion as they do now "
+        f"(their share {100 * f.from_share:.0f}% -> {100 * f.to_share:.0f}%)"
+    )
+    return f"if {f.member} {how}, {frag.names[f.new_winner]} would tie with {winner} and then lead"
+
+
+def fragility_statement(frag: Fragility) -> str:
+    """What the team decision's fragility finding says, from its code, parameters and fields.
+
+    A decision written before the finding carried a code (schema 2.0) keeps the statement it was saved with.
+    """
+    code = frag.code
+    if code is None:
+        return str(getattr(frag, "statement", "") or "")
+    if code == "fewer_than_two":
+        return "With fewer than two candidates there is no answer to change."
+    if code == "no_winner":
+        return "No framework meets every member's hard constraints: there is no team answer to change."
+    name = str(frag.params["winner"])
+    if code == "only_candidate":
+        return f"{name} is the only candidate left by the members' constraints: no weight can change that."
+    parts = [
+        f"without {member}, the team's answer would be {frag.names[other]}"
+        for member, other in frag.without.items()
+        if other in frag.names  # the decisive ones: without them the answer is another framework
+    ]
+    if frag.flips:
+        parts.append(_flip_clause(frag, name))
+    if code == "fragile":
+        text = f"Fragile: {'; '.join(parts)}."
+    elif code == "robust_to_one":
+        text = (
+            f"Robust to any one member: no member moving one weight by less than {100 * frag.fragile_below:.0f} "
+            f"share points changes {name}; the smallest change that does: {parts[-1]}."
+        )
+    else:
+        text = f"Robust: no member moving any one weight, and no member leaving, changes {name}."
+    if frag.params.get("tie"):
+        text += " The team's own ranking is a statistical tie (see the sensitivity)."
+    return text

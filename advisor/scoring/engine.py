@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -47,20 +49,44 @@ if TYPE_CHECKING:
 _FAILED = {"import_error", "crashed", "timed_out", "bad_output"}
 
 
-class AssessmentWarning(Result):
-    """Something to know before trusting the result."""
+class WarningCode(StrEnum):
+    """The kinds of assessment warning; programs decide on these, `advisor.report.words` writes the words."""
 
-    code: str  # stale_fact, benchmark_spread, benchmark_outlier, bench_failure, import_failure, hardware, ...
-    message: str  # never names `framework` first: the edge puts it there (`advisor.report.words`)
+    PROFILE = "profile"  # params: detail (the profile resolution's own sentence)
+    HARDWARE = "hardware"  # params: form (gpu_floor: detail; cpu_only_build: accelerators; requirement: check, detail)
+    PYTHON_VERSION = "python_version"  # params: detail (the finding on the team's Python)
+    KNOWLEDGE = "knowledge"  # params: detail (no migration entry from a framework)
+    STALE_FACT = "stale_fact"  # params: subject, review_days (the fact and its as-of date are fields)
+    BENCHMARK_OUTLIER = "benchmark_outlier"  # params: detail
+    BENCHMARK_SPREAD = "benchmark_spread"  # params: detail
+    MACHINE_BUSY = "machine_busy"  # params: detail
+    BENCH_FAILURE = "bench_failure"  # params: device, benchmark, outcome, error
+    IMPORT_FAILURE = "import_failure"  # params: outcome, error (empty: no detail)
+    METHOD = "method"  # params: topsis_first, weighted_first (the two methods disagree on the winner)
+
+
+#: A warning's parameter: words and figures, never a sentence to read out as it is (bar the `detail` of a finding).
+Param = str | int | float
+
+
+class AssessmentWarning(Result):
+    """Something to know before trusting the result: its code and parameters (the words are the edge's)."""
+
+    code: WarningCode
+    params: dict[str, Param] = {}
     framework: str | None = None
     fact: str | None = None  # stale_fact: the fact's id (e.g. "jax.scores.performance")
     as_of: str | None = None  # stale_fact: the fact's as-of date (ISO)
 
 
 def _warning(
-    code: str, message: str, framework: str | None = None, fact: str | None = None, as_of: str | None = None
+    code: WarningCode,
+    params: Mapping[str, Param],
+    framework: str | None = None,
+    fact: str | None = None,
+    as_of: str | None = None,
 ) -> AssessmentWarning:
-    return AssessmentWarning(code=code, message=message, framework=framework, fact=fact, as_of=as_of)
+    return AssessmentWarning(code=code, params=dict(params), framework=framework, fact=fact, as_of=as_of)
 
 
 @dataclass
@@ -104,19 +130,20 @@ def _probe_warnings(probe: ProbeReport | None, present: dict[Hardware, str], out
     accels = [hw for hw in present if hw is not Hardware.CPU]
     for fid, entry in probe.frameworks.items():
         if entry.outcome in _FAILED:
-            out.append(_warning("import_failure", f"probe {entry.outcome}: {entry.error or 'no detail'}", fid))
+            failed = {"outcome": entry.outcome, "error": entry.error or ""}
+            out.append(_warning(WarningCode.IMPORT_FAILURE, failed, fid))
         if accels and entry.installed and entry.accelerator_ok is False:
             out.append(
                 _warning(
-                    "hardware",
-                    "installed, but its build does not use the accelerator here "
-                    f"({', '.join(hw.value for hw in accels)}); a CPU-only wheel?",
+                    WarningCode.HARDWARE,
+                    {"form": "cpu_only_build", "accelerators": ", ".join(hw.value for hw in accels)},
                     fid,
                 )
             )
     for req in probe.requirements:
         if req.ok is False:
-            out.append(_warning("hardware", f"{req.check}: {req.detail}", req.framework))
+            params: dict[str, Param] = {"form": "requirement", "check": req.check, "detail": req.detail}
+            out.append(_warning(WarningCode.HARDWARE, params, req.framework))
 
 
 def assess(
@@ -137,7 +164,7 @@ def assess(
     `known_stale` is `stale_facts(kb, today)` where the caller has it (`decide` assesses every member on one base).
     """
     today = today or dt.date.today()
-    warnings = [_warning("profile", w) for w in resolved.warnings]
+    warnings = [_warning(WarningCode.PROFILE, {"detail": w}) for w in resolved.warnings]
     fleet = team_fleet(resolved.profile, probe)
     cons = apply_constraints(kb, resolved, fleet=fleet)
     # The team's hardware: what it must run on plus its fleet (the probe's GPUs are found by the evidence anyway).
@@ -161,10 +188,10 @@ def assess(
         if floor is not None:
             floors[fid] = floor
             notes.append(Note(NoteCode.GPU_FLOOR, floor.message))
-            warnings.append(_warning("hardware", floor.message, fid))
+            warnings.append(_warning(WarningCode.HARDWARE, {"form": "gpu_floor", "detail": floor.message}, fid))
         if python := python_finding(kb, fid, resolved.profile):
             notes.append(Note(NoteCode.PYTHON_VERSION, python))
-            warnings.append(_warning("python_version", python, fid))
+            warnings.append(_warning(WarningCode.PYTHON_VERSION, {"detail": python}, fid))
         cost = move_cost(kb, fid, resolved.profile)
         if cost is not None and cost.pairs:
             costs[fid] = cost
@@ -183,7 +210,7 @@ def assess(
                 measured, mig_notes = setup.migration_evidence(kb, fid, resolved.profile)
                 notes += [Note(NoteCode.NO_MIGRATION_ENTRY, text, {"source": src}) for src, text in mig_notes]
                 for _src, text in mig_notes:
-                    warnings.append(_warning("knowledge", text, fid))
+                    warnings.append(_warning(WarningCode.KNOWLEDGE, {"detail": text}, fid))
             else:
                 measured = ev.Measured(None, 0.0, "knowledge only")
             knowledge = fact.score
@@ -263,20 +290,25 @@ def assess(
     weighted = {c for c in criteria if norm[c] > 0}
     for stale in stale_facts(kb, today) if known_stale is None else known_stale:
         if stale.framework in cons.candidates and (stale.kind != "score" or stale.subject in weighted):
-            text = (f"{stale.subject} ({stale.as_of.isoformat()}) is past its {stale.review_days}-day review "
-                    f"interval [{stale.id}]")
-            warnings.append(_warning("stale_fact", text, stale.framework, stale.id, stale.as_of.isoformat()))
+            params: dict[str, Param] = {"subject": stale.subject, "review_days": stale.review_days}
+            dated = stale.as_of.isoformat()
+            warnings.append(_warning(WarningCode.STALE_FACT, params, stale.framework, stale.id, dated))
     for fid, text in ev.implausible_gaps(ratios):
-        warnings.append(_warning("benchmark_outlier", text, fid))
+        warnings.append(_warning(WarningCode.BENCHMARK_OUTLIER, {"detail": text}, fid))
     for fid, text in ev.spread_warnings(bench):
-        warnings.append(_warning("benchmark_spread", text, fid))
+        warnings.append(_warning(WarningCode.BENCHMARK_SPREAD, {"detail": text}, fid))
     if busy := ev.machine_busy(bench):
-        warnings.append(_warning("machine_busy", busy))
+        warnings.append(_warning(WarningCode.MACHINE_BUSY, {"detail": busy}))
     for f in bench.failures if bench is not None else ():
         if f.outcome == "skipped":  # a preset's deliberate choice, not a failure
             continue
         warnings.append(
-            _warning("bench_failure", f"{f.device}/{f.benchmark}: {f.outcome}: {f.error}", f.framework)
+            _warning(
+                WarningCode.BENCH_FAILURE,
+                {"benchmark": f.benchmark, "outcome": f.outcome, "error": f.error}
+                | ({"device": f.device} if f.device is not None else {}),
+                f.framework,
+            )
         )
     _probe_warnings(probe, present, warnings)
     # An excluded framework is out of the advice: a warning about it (its Python, its install) would only mislead.
@@ -285,11 +317,7 @@ def assess(
         order = rank_order(list(topsis_scores.values()), names)
         if order[0] != names[0]:
             warnings.append(
-                _warning(
-                    "method",
-                    f"TOPSIS ranks {order[0]} first where the weighted sum ranks {names[0]} first: "
-                    "a sign that the choice depends on how criteria trade off",
-                )
+                _warning(WarningCode.METHOD, {"topsis_first": order[0], "weighted_first": names[0]})
             )
     else:
         order = []

@@ -28,7 +28,7 @@ from advisor.scoring.fleet import team_fleet
 from advisor.scoring.result import FrozenResult
 from advisor.scoring.sensitivity import DEFAULT_DRAWS
 from advisor.team.aggregate import kendall_w, normalized, ranks_of, team_weights
-from advisor.team.fragility import FRAGILE_CHANGE, Fragility, analyse_fragility
+from advisor.team.fragility import Fragility, FragilityCode, analyse_fragility
 from advisor.team.members import LeftOut, Member
 from advisor.team.progress import DecideProgress, DecideStep, OnProgress
 from advisor.team.situation import team_profile
@@ -150,38 +150,25 @@ def _disagreements(kb: KnowledgeBase, members: Sequence[Member], top: int = 3) -
     return out[:top]
 
 
-def _statement(kb: KnowledgeBase, frag: Fragility, winner: str | None, sens_verdict: str | None) -> str:
+def _worded(kb: KnowledgeBase, frag: Fragility, winner: str | None, sens_verdict: str | None) -> None:
+    """What the finding says, as its code, parameters and the display names the words need (written at the edge)."""
     if winner is None:
-        return "No framework meets every member's hard constraints: there is no team answer to change."
-    name = kb.frameworks[winner].name
+        frag.code = FragilityCode.NO_WINNER
+        return
+    frag.params = {"winner": kb.frameworks[winner].name}
     if frag.verdict == "none":
-        return f"{name} is the only candidate left by the members' constraints: no weight can change that."
-    parts: list[str] = []
-    decisive = {m: w for m, w in frag.without.items() if w != winner}
-    for member, other in decisive.items():
-        parts.append(f"without {member}, the team's answer would be {kb.frameworks[other].name}")
-    if frag.flips:
-        f = frag.flips[0]
-        crit = kb.criteria[f.criterion].name
-        how = (
-            f"moved their weight of {crit} from {100 * f.from_share:.0f}% to {100 * f.to_share:.0f}%"
-            if f.how == "weight"
-            else f"judged {crit} {f.factor:.2g} times as important against every other criterion as they do now "
-            f"(their share {100 * f.from_share:.0f}% -> {100 * f.to_share:.0f}%)"
-        )
-        parts.append(f"if {f.member} {how}, {kb.frameworks[f.new_winner].name} would tie with {name} and then lead")
-    if frag.verdict == "fragile":
-        text = f"Fragile: {'; '.join(parts)}."
-    elif frag.flips:
-        text = (
-            f"Robust to any one member: no member moving one weight by less than {100 * FRAGILE_CHANGE:.0f} share "
-            f"points changes {name}; the smallest change that does: {parts[-1]}."
-        )
-    else:
-        text = f"Robust: no member moving any one weight, and no member leaving, changes {name}."
+        frag.code = FragilityCode.ONLY_CANDIDATE
+        return
     if sens_verdict == "tie":
-        text += " The team's own ranking is a statistical tie (see the sensitivity)."
-    return text
+        frag.params["tie"] = 1
+    frag.code = (
+        FragilityCode.FRAGILE if frag.verdict == "fragile" else
+        FragilityCode.ROBUST_TO_ONE if frag.flips else FragilityCode.ROBUST
+    )
+    named = {*(w for w in frag.without.values() if w != winner), *(f.new_winner for f in frag.flips[:1])}
+    frag.names = {f: kb.frameworks[f].name for f in sorted(named)}
+    if frag.flips:
+        frag.params["criterion"] = kb.criteria[frag.flips[0].criterion].name
 
 
 def decide(
@@ -208,7 +195,7 @@ def decide(
     known_stale = stale_facts(kb, today)
     criteria = list(kb.criteria)
     warnings = [
-        TeamWarning(code=TeamWarningCode.MEMBER_LEFT_OUT, message=f"left out: {x.reason}", member=x.path)
+        TeamWarning(code=TeamWarningCode.MEMBER_LEFT_OUT, params={"reason": x.reason}, member=x.path)
         for x in left_out
     ]
     pairwise = [m for m in members if m.kind == "pairwise"]
@@ -216,25 +203,19 @@ def decide(
     weights, group = team_weights([m.weights for m in individuals], [m.judgements for m in pairwise], criteria)
     if pairwise and group is None:
         warnings.append(
-            TeamWarning(
-                code=TeamWarningCode.NO_GROUP_MATRIX,
-                message="the pairwise members' judgements, pooled, do not link every criterion they name: "
-                "no group matrix exists, so each pairwise member's own weights are averaged (AIP) instead",
-            )
+            TeamWarning(code=TeamWarningCode.NO_GROUP_MATRIX)
         )
     if group is not None and group.consistency_ratio is not None and group.consistency_ratio > 0.10:
         warnings.append(
             TeamWarning(
-                code=TeamWarningCode.GROUP_INCONSISTENT,
-                message=f"the pairwise members' combined judgements are inconsistent (consistency ratio "
-                f"{group.consistency_ratio:.2f} > 0.10): they disagree with each other, not only within themselves",
+                code=TeamWarningCode.GROUP_INCONSISTENT, params={"consistency_ratio": group.consistency_ratio}
             )
         )
     # A share below 1e-12 is zero in effect, and its reciprocal overflows the sensitivity's raw factors.
     weights = normalized({c: (w if w >= MIN_SHARE else 0.0) for c, w in weights.items()})
     for m in members:
         warnings += [
-            TeamWarning(code=TeamWarningCode.MEMBER_PROFILE, message=w, member=m.label)
+            TeamWarning(code=TeamWarningCode.MEMBER_PROFILE, params={"detail": w}, member=m.label)
             for w in m.resolved.warnings
         ]
     profile = team_profile([m.resolved for m in members], weights, warnings)
@@ -275,13 +256,9 @@ def decide(
         if names
         else Fragility(verdict="none")
     )
-    frag.statement = _statement(kb, frag, winner, team.sensitivity.verdict if team.sensitivity else None)
+    _worded(kb, frag, winner, team.sensitivity.verdict if team.sensitivity else None)
     if len(members) == 1:
-        warnings.append(
-            TeamWarning(
-                code=TeamWarningCode.TEAM_OF_ONE, message="a team of one: the team's answer is that member's own"
-            )
-        )
+        warnings.append(TeamWarning(code=TeamWarningCode.TEAM_OF_ONE))
     return TeamDecision(
         members=views,
         left_out=list(left_out),

@@ -10,17 +10,22 @@ from advisor.knowledge.base import KnowledgeBase
 from advisor.privacy import scrub_text
 from advisor.report import build_report
 from advisor.report.models import Ahp, Knowledge, Pack, Tool
+from advisor.report.words import fragility_statement, team_warning_words, warning_words
+from advisor.scoring.engine import WarningCode
 from advisor.team.decide import MemberView, TeamDecision
 from advisor.team.decision_schema import (
     AggregationSection,
     AijSection,
     ConsensusSection,
+    DocFragility,
+    DocTeamWarning,
     LeftOutSection,
     MemberRank,
     MemberSection,
     TeamDecisionDoc,
     TeamSection,
 )
+from advisor.team.warnings import TeamWarning
 
 if TYPE_CHECKING:
     from advisor.evidence.bench.results import BenchReport
@@ -55,8 +60,16 @@ def _member(view: MemberView) -> MemberSection:
         verdict=a.recommendation.verdict,  # type: ignore[arg-type]
         ranking=[MemberRank(framework=b.framework, name=b.name, total=b.total) for b in a.ranking],
         team_ranks=view.team_ranks,
-        warnings=[w.message for w in a.warnings if w.code == "profile"],
+        warnings=[warning_words(w) for w in a.warnings if w.code is WarningCode.PROFILE],
     )
+
+
+def _doc_warning(warning: TeamWarning) -> DocTeamWarning:
+    """The warning with its words: paths in its parameters and its member are scrubbed first, then it is worded."""
+    params = {k: _path(v) if isinstance(v, str) else v for k, v in warning.params.items()}
+    member = None if warning.member is None else _path(warning.member)
+    clean = warning.model_copy(update={"params": params, "member": member})
+    return DocTeamWarning(**clean.model_dump(), message=team_warning_words(clean))
 
 
 def to_document(
@@ -67,7 +80,7 @@ def to_document(
     bench: BenchReport | None,
     evidence: str,
 ) -> TeamDecisionDoc:
-    """The document of `decision` (schema `team-decision.schema.json`, version 2.0)."""
+    """The document of `decision` (schema `team-decision.schema.json`, version 2.1)."""
     team_report = build_report(decision.team, kb, probe=probe, bench=bench, profile_source="team (aggregated)")
     members = [v.member for v in decision.members]
     aij = decision.aij
@@ -108,11 +121,10 @@ def to_document(
             disagreeing={v.member.label: v.winner for v in decision.members if winner and v.winner != winner},
         ),
         disagreements=decision.disagreements,
-        fragility=decision.fragility,
+        fragility=DocFragility(
+            **decision.fragility.model_dump(), statement=fragility_statement(decision.fragility)
+        ),
         # The one change on the way out: paths in the words and the member name the home folder, scrubbed.
-        warnings=[
-            w.model_copy(update={"message": _path(w.message), "member": None if w.member is None else _path(w.member)})
-            for w in decision.warnings
-        ],
+        warnings=[_doc_warning(w) for w in decision.warnings],
     )
     return TeamDecisionDoc.model_validate(doc.model_dump(mode="json"))  # exactly what its JSON reads back as

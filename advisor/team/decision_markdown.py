@@ -7,7 +7,7 @@ from typing import Any
 from advisor.report import Report
 from advisor.report.markdown import exclusion_lines, ranking_lines, sensitivity_lines, warning_lines
 from advisor.report.models import Method
-from advisor.report.words import team_warning_sentence
+from advisor.report.words import fragility_statement, team_warning_sentence
 from advisor.sanitize import markdown_text
 from advisor.team.decision_schema import TeamDecisionDoc
 
@@ -53,7 +53,7 @@ def to_markdown_decision(doc: TeamDecisionDoc) -> str:
             + "; ".join(f"{_cell(x.file)} ({_cell(x.reason)})" for x in doc.left_out)
             + ". The answer below does not include them."
         )
-    out += ["", "## Answer", "", f"**{_cell(rec.summary)}**", "", f"- {_cell(frag.statement)}"]
+    out += ["", "## Answer", "", f"**{_cell(rec.summary)}**", "", f"- {_cell(fragility_statement(frag))}"]
     if cons.kendall_w is not None:
         out.append(
             f"- Consensus: Kendall's W = {cons.kendall_w:.2f} over {len(members)} members' rankings of "
@@ -121,7 +121,7 @@ def to_markdown_decision(doc: TeamDecisionDoc) -> str:
                 f"({', '.join(map(_cell, d.high_members))})"
             )
         out.append("")
-    out += ["## Fragility", "", _cell(frag.statement), ""]
+    out += ["## Fragility", "", _cell(fragility_statement(frag)), ""]
     if frag.flips:
         out += ["| Member | Criterion | Their share now | Changes the answer at | Then |", "|---|---|---|---|---|"]
         for f in frag.flips:

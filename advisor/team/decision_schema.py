@@ -18,18 +18,18 @@ from advisor.report.models import (
     Machine,
     ProfileSection,
     RankingEntry,
+    ReportWarning,
     Tool,
 )
 from advisor.scoring.advice import Recommendation
 from advisor.scoring.constraints import Exclusion
-from advisor.scoring.engine import AssessmentWarning
 from advisor.scoring.sensitivity import Sensitivity
 from advisor.team.decide import Disagreement
 from advisor.team.fragility import Fragility
 from advisor.team.warnings import TeamWarning
 
-SCHEMA_VERSION: Literal["2.0"] = "2.0"
-SCHEMA_ID = "https://fwadvisor.invalid/schemas/team-decision-2.0.json"
+SCHEMA_VERSION: Literal["2.1"] = "2.1"
+SCHEMA_ID = "https://fwadvisor.invalid/schemas/team-decision-2.1.json"
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schemas" / "team-decision.schema.json"
 DOCS_NAME = "team-decision.schema.json"
 
@@ -113,8 +113,27 @@ class TeamSection(_M):
     ranking: list[RankingEntry]
     sensitivity: Sensitivity | None
     exclusions: list[Exclusion]
-    warnings: list[AssessmentWarning]
+    warnings: list[ReportWarning]
     recommendation: Recommendation
+
+
+class DocTeamWarning(TeamWarning):
+    """A team warning as the document carries it: its code and parameters, and the words written from them."""
+
+    message: str = Field(
+        default="",
+        description="the words, written from code and params for a reader of the file (programs decide on the "
+        "code; since 2.1; a 2.0 decision's warnings have these words only)",
+    )
+
+
+class DocFragility(Fragility):
+    """The fragility finding as the document carries it: its code and fields, and the words written from them."""
+
+    statement: str = Field(
+        default="", description="the finding in words, written from code, params and names for a reader of the "
+        "file (a 2.0 decision has these words only)",
+    )
 
 
 class TeamDecisionDoc(_M):
@@ -122,7 +141,7 @@ class TeamDecisionDoc(_M):
 
     model_config = ConfigDict(extra="forbid", title="fwadvisor team decision")
 
-    schema_version: Literal["2.0"] = SCHEMA_VERSION
+    schema_version: Literal["2.0", "2.1"] = SCHEMA_VERSION  # 2.1: warnings carry params
     kind: Literal["team_decision"] = "team_decision"
     generated_at: str
     tool: Tool
@@ -135,8 +154,8 @@ class TeamDecisionDoc(_M):
     team: TeamSection
     consensus: ConsensusSection
     disagreements: list[Disagreement]
-    fragility: Fragility
-    warnings: list[TeamWarning]
+    fragility: DocFragility
+    warnings: list[DocTeamWarning]
 
 
 def decision_schema() -> dict[str, Any]:

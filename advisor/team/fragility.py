@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from enum import StrEnum
 from typing import Literal
 
 import numpy as np
@@ -23,6 +24,7 @@ from numpy.typing import NDArray
 from pydantic import Field
 
 from advisor.profile import ahp_weights
+from advisor.scoring.engine import Param
 from advisor.scoring.result import FrozenResult, Result
 from advisor.team.aggregate import Judgement, OneVaried, team_weights
 from advisor.team.members import Member
@@ -56,11 +58,29 @@ def _flip(
                 change=to_share - from_share, factor=factor, new_winner=new_winner)
 
 
+class FragilityCode(StrEnum):
+    """What the fragility finding says; `advisor.report.words` writes it from this, the fields and `names`."""
+
+    FEWER_THAN_TWO = "fewer_than_two"  # fewer than two candidates: no answer to change
+    NO_WINNER = "no_winner"  # no framework meets every member's hard constraints
+    ONLY_CANDIDATE = "only_candidate"  # one candidate left by the constraints; params: winner
+    FRAGILE = "fragile"  # one member alone changes the answer; params: winner, tie
+    ROBUST_TO_ONE = "robust_to_one"  # no small move changes it; `flips` holds the smallest that does
+    ROBUST = "robust"  # nothing one member does changes it; params: winner, tie
+
+
 class Fragility(Result):
     """Who could change the team's answer alone, and how; and the answer without each member."""
 
     verdict: Literal["fragile", "robust", "none"]  # none: fewer than two candidates, nothing to flip
-    statement: str = ""
+    code: FragilityCode | None = Field(default=None, description="what the finding says (since team-decision 2.1)")
+    params: dict[str, Param] = Field(
+        default_factory=dict, description="winner: its display name; criterion: the smallest flip's criterion's "
+        "display name; tie: 1 where the team's own ranking is a statistical tie",
+    )
+    names: dict[str, str] = Field(
+        default_factory=dict, description="framework id -> display name, for the frameworks the finding names"
+    )
     fragile_below: float = FRAGILE_CHANGE
     smallest: Flip | None = None  # the first of `flips`
     flips: list[Flip] = Field(default_factory=list)  # one per member who can change the answer alone, smallest first
@@ -165,8 +185,7 @@ def analyse_fragility(
     """
     if len(names) < 2:
         return Fragility(
-            verdict="none", unmoved=[m.label for m in members],
-            statement="With fewer than two candidates there is no answer to change.",
+            verdict="none", unmoved=[m.label for m in members], code=FragilityCode.FEWER_THAN_TWO,
         )
     weight_members = [m for m in members if m.kind == "weights"]
     pairwise_members = [m for m in members if m.kind == "pairwise"]

@@ -25,6 +25,7 @@ from advisor.profile import (
     ResolvedProfile,
     Team,
 )
+from advisor.scoring.engine import Param
 from advisor.team.warnings import TeamWarning, TeamWarningCode
 
 T = TypeVar("T")
@@ -44,17 +45,15 @@ def _stated(profiles: Sequence[Profile], part: Callable[[Profile], Any], name: s
     return [getattr(part(p), name) for p in profiles if name in part(p).model_fields_set]
 
 
-def _differ(values: Sequence[Any], field: str, rule: str, notes: list[TeamWarning]) -> None:
+def _differ(values: Sequence[Any], field: str, used: Param | None, notes: list[TeamWarning]) -> None:
+    """A MEMBERS_DIFFER warning where members state `field` differently; `used` is what the team's profile takes."""
     distinct = [v for i, v in enumerate(values) if v not in values[:i]]
     if len(distinct) > 1:
         shown = ", ".join(str(getattr(v, "value", v)) for v in distinct)
-        notes.append(
-            TeamWarning(
-                code=TeamWarningCode.MEMBERS_DIFFER,
-                message=f"members state {field} differently ({shown}); {rule}",
-                field=field,
-            )
-        )
+        params: dict[str, Param] = {"values": shown}
+        if used is not None:
+            params["used"] = used
+        notes.append(TeamWarning(code=TeamWarningCode.MEMBERS_DIFFER, params=params, field=field))
 
 
 def _team(profiles: Sequence[Profile], notes: list[TeamWarning]) -> Team:
@@ -63,7 +62,7 @@ def _team(profiles: Sequence[Profile], notes: list[TeamWarning]) -> Team:
     _differ(
         [sorted(t.current) for t in teams if t.current],
         "team.current",
-        f"the team's move starts from all of {current}",
+        str(current),
         notes,
     )
     experience: dict[str, Experience] = {}
@@ -72,9 +71,9 @@ def _team(profiles: Sequence[Profile], notes: list[TeamWarning]) -> Team:
             if fid not in experience or _LEVEL.index(level) > _LEVEL.index(experience[fid]):
                 experience[fid] = level  # the team knows a framework as well as its most experienced member
     sizes = [t.size for t in teams if t.size is not None]
-    _differ(sizes, "team.size", f"the largest ({max(sizes, default=0)}) is used", notes)
+    _differ(sizes, "team.size", max(sizes, default=0), notes)
     horizons = _stated(profiles, lambda p: p.team, "horizon_months")
-    _differ(horizons, "team.horizon_months", f"the shortest ({min(horizons, default=0):g} months) is used", notes)
+    _differ(horizons, "team.horizon_months", min(horizons, default=0), notes)
     data: dict[str, Any] = {"current": current, "experience": experience}
     if sizes:
         data["size"] = max(sizes)
@@ -103,7 +102,7 @@ def _codebase(profiles: Sequence[Profile], notes: list[TeamWarning]) -> Codebase
         data["keras_share"] = min(shares)  # the cheap route covers only what every member counts as pure Keras
     merged = Codebase.model_validate(data)
     said = [_said(c) for c in bases]
-    _differ(said, "codebase", f"the largest figure of each kind is used ({_said(merged)})", notes)
+    _differ(said, "codebase", _said(merged), notes)
     return merged
 
 
@@ -128,7 +127,7 @@ def _domains(resolved: Sequence[ResolvedProfile]) -> list[str] | dict[str, float
 def _environment(profiles: Sequence[Profile], notes: list[TeamWarning]) -> Environment:
     pythons = [p.environment.python for p in profiles if p.environment.python]
     oldest = min(pythons, key=lambda v: tuple(int(x) for x in v.split(".")), default=None)
-    _differ(pythons, "environment.python", f"the oldest ({oldest}) is used", notes)
+    _differ(pythons, "environment.python", oldest, notes)
     data: dict[str, Any] = {"os": _union([p.environment.os for p in profiles])}
     if oldest is not None:
         data["python"] = oldest
@@ -157,7 +156,7 @@ def team_profile(resolved: Sequence[ResolvedProfile], weights: dict[str, float],
         return resolved[0].profile
     profiles = [r.profile for r in resolved]
     scenarios = [r.scenario for r in resolved]
-    _differ(scenarios, "scenario", "each member's preset counts through their own weights and constraints", notes)
+    _differ(scenarios, "scenario", None, notes)
     considered = [set(p.frameworks) for p in profiles if p.frameworks]
     frameworks = [f for f in _union([p.frameworks for p in profiles]) if all(f in s for s in considered)]
     top = max(weights.values())

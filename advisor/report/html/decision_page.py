@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from advisor.report.html import charts, parts
 from advisor.report.html.markup import Child, Safe, el, table, texter
 from advisor.report.html.page import answer_box, chart_block, document, section
-from advisor.report.words import team_warning_sentence
+from advisor.report.words import fragility_statement, team_warning_sentence
 
 if TYPE_CHECKING:  # the team package builds on the report package, not the other way round
     from advisor.team.decision_schema import TeamDecisionDoc
@@ -23,7 +23,7 @@ def decision_html(doc: TeamDecisionDoc, *, identify: bool = False) -> str:
     team, cons, frag = doc.team, doc.consensus, doc.fragility
     rec = team.recommendation
     names = {k: tx(v) for k, v in parts.names_of(team.ranking).items()}
-    points: list[Child] = [tx(frag.statement)]
+    points: list[Child] = [tx(fragility_statement(frag))]
     if cons.winner_share is not None:
         line = (f"{len(cons.agreeing)} of {len(doc.members)} member(s) ({_pct(cons.winner_share)}) have it as "
                 "their own winner")
@@ -114,7 +114,7 @@ def _fragility(doc: TeamDecisionDoc, names: dict[str, str], tx: parts.Tx) -> Saf
                                 _pct(f.to_share), names.get(f.new_winner, tx(f.new_winner))] for f in frag.flips]
     return section(
         "Who could change the answer alone",
-        el("p", tx(frag.statement)),
+        el("p", tx(fragility_statement(frag))),
         table(["Member", "Criterion", "Their share now", "Changes the answer at", "Then"], rows) if rows else None,
         el("p", "No single weight of ", ", ".join(tx(u) for u in frag.unmoved), " can change the answer.")
         if frag.unmoved else None,
