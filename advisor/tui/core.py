@@ -175,6 +175,11 @@ def same_profile(a: Profile | None, b: Profile | None) -> bool:
     return bool(to_json(a) == to_json(b))
 
 
+def profile_json(profile: Profile) -> dict[str, Any]:
+    """The profile in its file form (what was written, defaults left out)."""
+    return dict(_attr("advisor.profile", "profile_to_json")(profile))
+
+
 def resolve(kb: Any, profile: Profile) -> Any:
     """The profile checked against the knowledge base, with the scenario's defaults merged in."""
     return _attr("advisor.profile", "resolve_profile")(profile, kb)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import platform
 from typing import TYPE_CHECKING, Any
 
@@ -12,9 +13,28 @@ if TYPE_CHECKING:  # the TUI loads the core lazily (a missing core piece is said
     from advisor.profile import Profile
 
 
+#: The walk's answers behind each section of a profile (see `Walk.loaded`).
+SECTIONS: dict[str, tuple[str, ...]] = {
+    "team": ("current_frameworks", "experience", "experience_by", "team_size", "horizon_months"),
+    "codebase": ("current_frameworks", "codebase_size", "kloc_by"),
+    "weights": ("scenario", "weights", "pairwise"),
+}
+
+
+def as_loaded(walk: Walk, section: str) -> bool:
+    """Whether the walk's answers for `section` are still those it read from a loaded profile file."""
+    fields = SECTIONS[section]
+    return bool(walk.loaded_answers) and all(
+        f in walk.loaded_answers and getattr(walk, f) == walk.loaded_answers[f] for f in fields
+    )
+
+
 def weight_scenario(walk: Walk, kb: Any) -> str | None:
-    """The scenario whose preset holds the weights the user did not set (the balanced default where none is chosen)."""
-    if walk.scenario or not walk.weights or walk.pairwise:
+    """The scenario whose preset holds the weights the user did not set (the balanced default where none is chosen).
+
+    A loaded profile with weights and no scenario keeps none: the core reads the weights it does not give as 0.
+    """
+    if walk.scenario or not walk.weights or walk.pairwise or as_loaded(walk, "weights"):
         return walk.scenario
     default = core.default_scenario()
     return default if kb is not None and default in kb.scenarios else None
@@ -82,6 +102,21 @@ def walk_raw(walk: Walk, kb: Any, weights: dict[str, float] | None = None) -> di
     constraints = {k: v for k, v in constraints.items() if v}
     if constraints:
         raw["constraints"] = constraints
+    return _with_loaded_sections(walk, raw, whatif=weights is not None)
+
+
+def _with_loaded_sections(walk: Walk, raw: dict[str, Any], *, whatif: bool) -> dict[str, Any]:
+    """`raw` with the loaded file's own team, codebase and weight sections where their answers are unchanged."""
+    keys = {"team": ("team",), "codebase": ("codebase",), "weights": ("scenario", "weights", "pairwise")}
+    for section, names in keys.items():
+        if not as_loaded(walk, section):
+            continue
+        for name in names:
+            if whatif and name in ("weights", "pairwise"):
+                continue  # What-if's weights are the point of the question; the file's scenario still applies
+            raw.pop(name, None)
+            if name in walk.loaded:
+                raw[name] = copy.deepcopy(walk.loaded[name])
     return raw
 
 
@@ -122,6 +157,8 @@ def apply_profile(walk: Walk, profile: Profile) -> None:
     walk.jurisdictions = list(cons.maintainer_jurisdictions) if cons else []
     walk.multi_backend = bool(cons.multi_backend) if cons else False
     walk.licenses = list(cons.licenses) if cons else []
+    walk.loaded = core.profile_json(profile)
+    walk.loaded_answers = {f: copy.deepcopy(getattr(walk, f)) for names in SECTIONS.values() for f in names}
 
 
 def domain_answer(walk: Walk) -> list[str] | dict[str, float]:

@@ -100,6 +100,12 @@ class Walk:
     exclude: list[str] = field(default_factory=list)
     bench_preset: str = "quick"
     chosen: str | None = None  # the framework the user picked on the results screen
+    # The profile file as loaded (its YAML form) and the answers the walk read from it: where the user has not
+    # changed a section's answers since, the file's own section is what the walk scores and exports, so that
+    # what the walk cannot show (a total kLOC, keras_share, experience in a framework not used today, weights
+    # without a preset) is neither lost nor replaced by a default.
+    loaded: dict[str, Any] = field(default_factory=dict)
+    loaded_answers: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON form (for the state file)."""
@@ -144,6 +150,9 @@ class Walk:
         if walk.bench_preset not in BENCH_PRESETS:
             notes.append(f"walk.bench_preset: {walk.bench_preset!r} is not one of {', '.join(BENCH_PRESETS)}")
             walk.bench_preset = "quick"
+        if walk.loaded and (problem := _check_loaded(walk.loaded)) is not None:
+            notes.append(f"walk.loaded: {problem}; dropped (the answers on screen are kept)")
+            walk.loaded, walk.loaded_answers = {}, {}
         walk.kloc_by = {k: float(v) for k, v in walk.kloc_by.items()}
         walk.pairwise = [list(j) for j in walk.pairwise]
         if walk.pairwise:
@@ -170,6 +179,17 @@ def _check(key: str, value: Any) -> str | None:
         value = dict(value)
     problem = core.check_answer(path, value, source="saved walk")
     return None if problem is None else problem.removeprefix("saved walk: ")
+
+
+def _check_loaded(raw: dict[str, Any]) -> str | None:
+    """The profile loader's objection to a saved copy of a loaded profile file (None: none)."""
+    from advisor.tui import core  # deferred, as in `_check`
+
+    try:
+        core.parse_profile(raw, "saved walk")
+    except Exception as exc:  # noqa: BLE001 - any refusal drops the copy; the walk's own answers stay
+        return str(exc).removeprefix("saved walk: ")[:200]
+    return None
 
 
 def _old_weights(walk: Walk) -> str:
