@@ -16,20 +16,12 @@ from advisor.knowledge.schema import Os, Support
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: Disagreements left in knowledge/frameworks/*.yaml, which this change could not edit (the lead applies
-#: the fixes listed in its report). Only removals are allowed: a new disagreement fails the test.
-KNOWN_IN_FRAMEWORK_FILES = {
-    ("install_line", "jax", 'pip install -U "jax[rocm7-local]"'),
-    ("install_line", "jax", 'pip install -U "jax[oneapi]"'),
-    ("install_line", "tensorflow", "pip install tensorflow-cpu"),
-    ("python_wheels", "mlx", "mlx"),
-}
-
 
 def test_shipped_base_states_no_fact_two_ways(kb) -> None:  # type: ignore[no-untyped-def]
-    found = {d.key(): d for d in disagreements(kb)}
-    new = {k: f"{d.first} <> {d.second}" for k, d in found.items() if k not in KNOWN_IN_FRAMEWORK_FILES}
-    assert not new
+    # No allow-list: the four disagreements once listed here (jax's rocm7-local and oneapi lines unpinned,
+    # tensorflow-cpu as the CPU line, mlx's wheel tags) were fixed in the framework files (docs/audit/kbfix.md).
+    found = {d.key(): f"{d.first} <> {d.second}" for d in disagreements(kb)}
+    assert not found
 
 
 def test_per_os_support_is_derived_from_the_framework_file(kb) -> None:  # type: ignore[no-untyped-def]
