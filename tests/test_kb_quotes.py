@@ -81,6 +81,27 @@ def test_bad_quote_names_file_line_and_field(tmp_path: Path, quote: str, message
     assert err.field == "score_overrides[0].score.sources[0].quote"
 
 
+@pytest.mark.parametrize(
+    ("url", "quote", "refused"),
+    [("pkg:pypi/jax", '"Requires-Python: >=3.12"', True),  # which release says so?
+     ("pkg:pypi/jax@0.12.0.1", '"Requires-Python: >=3.12"', False),
+     ("pkg:pypi/jax", '"jax (0.12.0.1)"', False),  # pip's newest-release line names its release
+     ("pkg:pypi/jax", '"jax (0.12.0.1) Available versions: 0.12.0.1, 0.12.0"', False)],
+    ids=["metadata_unversioned", "metadata_versioned", "pip_line", "pip_line_with_versions"],
+)
+def test_a_package_quote_names_its_release(tmp_path: Path, url: str, quote: str, refused: bool) -> None:
+    (tmp_path / "pack.yaml").write_text(
+        PACK.format(quote='"q"').replace("        - pkg:pypi/jax\n", f"        - url: {url}\n          quote: {quote}\n"),
+        encoding="utf-8")
+    if not refused:
+        validate_dirs([tmp_path])
+        return
+    with pytest.raises(KnowledgeError) as info:
+        validate_dirs([tmp_path])
+    assert "names the release it was read from: pkg:pypi/jax@VERSION" in info.value.message
+    assert info.value.line == 13 and info.value.field == "score_overrides[0].score.sources[1]"
+
+
 def test_unknown_basis_is_refused(tmp_path: Path) -> None:
     (tmp_path / "pack.yaml").write_text(
         PACK.format(quote='"q"').replace("basis: judgement", "basis: hunch"), encoding="utf-8"

@@ -168,7 +168,9 @@ def test_a_package_source_dated_other_than_its_release_is_drift(
         ]
         # pip's "newest release" line cites that release, though the Package URL names no version.
         raw["platforms"]["linux"]["sources"] = [{"url": "pkg:pypi/fwdate", "quote": "fwdate (1.0)",
-                                                 "date": "2026-12-04"}]
+                                                 "date": "2026-12-04"},
+                                                {"url": "pkg:pypi/fwdate", "date": "2026-12-03",
+                                                 "quote": "fwdate (1.0)\nAvailable versions: 1.0, 0.9"}]
         (pack / "frameworks/jax.yaml").write_text(yaml.safe_dump(raw, sort_keys=False))
         kb = load_knowledge([pack], include_user=False)
         result = verify_knowledge(kb, frameworks=["jax"], pip=Pip(timeout=60, fresh=True), workers=4,
@@ -177,12 +179,14 @@ def test_a_package_source_dated_other_than_its_release_is_drift(
         server.shutdown()
     dated = result.source_dates
     assert dated is not None
-    wrong = {(d.subject, d.target): (d.claimed, d.found) for d in dated.drift}
+    wrong = {(d.subject, d.target, d.claimed, d.found) for d in dated.drift}
     assert wrong == {
-        ("pkg:pypi/fwdate@2.0", "frameworks.jax.hardware.cpu"): ("2026-12-04", "released 2026-12-10 (first upload)"),
-        ("pkg:pypi/fwdate@9.9", "frameworks.jax.hardware.cpu"): ("release 9.9",
-                                                                "no such release on the configured indexes"),
-        ("pkg:pypi/fwdate@1.0", "frameworks.jax.platforms.linux"): ("2026-12-04", "released 2026-11-01 (first upload)"),
+        ("pkg:pypi/fwdate@2.0", "frameworks.jax.hardware.cpu", "2026-12-04", "released 2026-12-10 (first upload)"),
+        ("pkg:pypi/fwdate@9.9", "frameworks.jax.hardware.cpu", "release 9.9",
+         "no such release on the configured indexes"),
+        ("pkg:pypi/fwdate@1.0", "frameworks.jax.platforms.linux", "2026-12-04", "released 2026-11-01 (first upload)"),
+        # pip's line with its list of versions after it cites that release too
+        ("pkg:pypi/fwdate@1.0", "frameworks.jax.platforms.linux", "2026-12-03", "released 2026-11-01 (first upload)"),
     }
     # The shipped jax entry's other package sources are not on this one-project index: said, never passed.
     assert dated.not_checked and {n.reason.value for n in dated.not_checked} == {"not_on_index"}

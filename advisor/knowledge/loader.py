@@ -78,6 +78,8 @@ def parse_file(path: Path, model: type[M]) -> tuple[M, Any]:
             msg = "unknown field"
         elif err["type"] == "missing":
             msg = "required field is missing"
+        elif err["type"] == "value_error":  # our own validators' words, without pydantic's "Value error, "
+            msg = str(err.get("ctx", {}).get("error", msg))
         more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
         raise KnowledgeError(
             msg + more, file=path, line=line_of(raw, clean), field=_field_path(clean) or None

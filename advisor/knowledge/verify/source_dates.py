@@ -9,7 +9,6 @@ instead, which makes a fact look newer than its evidence; the index's PEP 700 up
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -18,7 +17,7 @@ from packaging.version import InvalidVersion, Version
 from pydantic import BaseModel
 
 from advisor.knowledge.base import KnowledgeBase
-from advisor.knowledge.sourcing import Source
+from advisor.knowledge.sourcing import PIP_NEWEST, Source
 from advisor.knowledge.verify.answers import FileList, PipFailed
 from advisor.knowledge.verify.releases import of_version, released
 from advisor.knowledge.verify.results import Drift, DriftKind, NotChecked, SourceDates, Unchecked
@@ -65,7 +64,7 @@ def pkg_sources(kb: KnowledgeBase, frameworks: list[str] | None = None) -> list[
                 continue
             name, _, version = url.removeprefix("pkg:pypi/").partition("@")
             if not version:  # `pkg:pypi/jax` quoting `jax (0.12.1)`, pip's "newest release" line: that release
-                quoted = re.fullmatch(r"(\S+) \(([^()\s]+)\)", (source.quote or "").strip())
+                quoted = PIP_NEWEST.fullmatch((source.quote or "").strip())
                 if quoted is None or canonicalize_name(quoted.group(1)) != canonicalize_name(name):
                     continue
                 version = quoted.group(2)
