@@ -15,9 +15,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     v = sub.add_parser("validate", help="check the shipped base, or overlay packs on top of it")
     v.add_argument("dirs", nargs="*", metavar="DIR", help="overlay pack folders to check (default: the base)")
     v.add_argument(
+        "--lenient",
+        action="store_true",
+        help="list unquoted facts and disagreements but exit 0 (while drafting a pack); by default they exit 1",
+    )
+    v.add_argument(
         "--strict",
         action="store_true",
-        help="exit 1 when a fact has a source without a quote (and is no judgement), or two places disagree",
+        help="also exit 1 when a fact is past its review interval (stale_fact)",
     )
     ls = sub.add_parser("list", help="list frameworks, criteria, scenarios and the packs in use")
     ls.add_argument("--json", action="store_true", help="print JSON on stdout")
@@ -64,8 +69,9 @@ def run(args: argparse.Namespace) -> int:
         )
         clash = _disagreements(kb)
         unquoted = _unquoted(kb)
-        _stale(kb)
-        return int(ExitCode.FAILURE) if args.strict and (clash or unquoted) else 0
+        stale = _stale(kb)
+        refused = (clash or unquoted) and not args.lenient or stale and args.strict
+        return int(ExitCode.FAILURE) if refused else 0
     kb = load_knowledge(args.kb)
     if args.kb_command == "verify":
         from advisor.cli.commands.kb_verify import run_verify
@@ -88,8 +94,8 @@ def _disagreements(kb: Any) -> int:
     return len(found)
 
 
-def _stale(kb: Any) -> None:
-    """List the facts past their review interval today (a warning: `--strict` does not fail on it)."""
+def _stale(kb: Any) -> int:
+    """List the facts past their review interval today (a warning unless `--strict`); the number of them."""
     import datetime as dt
 
     from advisor.knowledge.freshness import stale_facts
@@ -99,6 +105,7 @@ def _stale(kb: Any) -> None:
         print(f"stale_fact: {len(found)} facts are past their review interval:")
     for f in found:
         print(f"  {f.id} ({f.kind.value}): as of {f.as_of.isoformat()}, reviewed every {f.review_days} days")
+    return len(found)
 
 
 def _unquoted(kb: Any) -> int:
