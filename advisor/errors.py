@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from enum import IntEnum
 from pathlib import Path
-from typing import Self
+from typing import Any, Self
 
 from advisor.sanitize import echo
 
@@ -74,3 +74,10 @@ class OutputError(AdvisorError, OSError):
 
     Also an `OSError`, so code that guarded a file write with `except OSError` (the TUI) still catches it.
     """
+
+
+def validation_words(err: Mapping[str, Any]) -> str:
+    """A pydantic error's words for a person: our own validators' message without pydantic's "Value error, "."""
+    if err.get("type") == "value_error" and "error" in err.get("ctx", {}):
+        return str(err["ctx"]["error"])
+    return str(err.get("msg", ""))

@@ -49,6 +49,8 @@ def _error(text: str, small, tmp_path: Path) -> ProfileError:  # type: ignore[no
         ("pairwise:\n  - [performance, speed, 3]\n", 2, "pairwise[0][1]", "unknown criterion"),
         ("weights: {performance: 1}\npairwise:\n  - [performance, ecosystem, 3]\n", 2, "pairwise", "not both"),
         ("pairwise:\n  - [performance, ecosystem, 0]\n", 2, "pairwise[0][2]", "greater than 0"),
+        ("fleet:\n  - {hardware: google_tpu, compute_capability: '8.0'}\n", 2, "fleet[0]",
+         "compute_capability is for nvidia_cuda entries"),
     ],
 )
 def test_bad_profile_names_file_line_field(text: str, line: int, field: str, words: str, small, tmp_path: Path):  # type: ignore[no-untyped-def]
@@ -56,6 +58,7 @@ def test_bad_profile_names_file_line_field(text: str, line: int, field: str, wor
     assert (err.line, err.field) == (line, field), str(err)
     assert words in err.message
     assert "\n" not in str(err)
+    assert "Value error" not in err.message  # pydantic's prefix to our own validators' words is not the user's
 
 
 def test_yaml_syntax_error_and_non_mapping(small, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypedDict
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from advisor import __version__
-from advisor.errors import AdvisorError
+from advisor.errors import AdvisorError, validation_words
 from advisor.evidence.child import ENV_ALLOW
 from advisor.jsonio import read_json
 
@@ -140,7 +140,8 @@ def _read(path: Path) -> _Entry:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        raise CacheError(f"not a probe-cache entry ({first['msg']})", file=path, field=where or None) from None
+        words = validation_words(first)
+        raise CacheError(f"not a probe-cache entry ({words})", file=path, field=where or None) from None
 
 
 def load(
@@ -164,7 +165,7 @@ def load(
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(["probe", *(str(p) for p in first["loc"])])
-        problem = str(CacheError(f"not a probe-cache entry ({first['msg']})", file=path, field=where))
+        problem = str(CacheError(f"not a probe-cache entry ({validation_words(first)})", file=path, field=where))
     except CacheError as exc:
         problem = str(exc)
     else:

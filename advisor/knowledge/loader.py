@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from advisor.errors import KnowledgeError
+from advisor.errors import KnowledgeError, validation_words
 from advisor.inputs import read_input_bytes
 from advisor.knowledge.base import KnowledgeBase, Origin, PackInfo
 from advisor.knowledge.consistency import derive_stewardship
@@ -73,13 +73,11 @@ def parse_file(path: Path, model: type[M]) -> tuple[M, Any]:
         loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
         # pydantic reports enum-keyed dict errors as (field, key, "[key]"); keep what maps to the file.
         clean = [p for p in loc if not (isinstance(p, str) and p.startswith("["))]
-        msg = err["msg"]
+        msg = validation_words(err)
         if err["type"] == "extra_forbidden":
             msg = "unknown field"
         elif err["type"] == "missing":
             msg = "required field is missing"
-        elif err["type"] == "value_error":  # our own validators' words, without pydantic's "Value error, "
-            msg = str(err.get("ctx", {}).get("error", msg))
         more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
         raise KnowledgeError(
             msg + more, file=path, line=line_of(raw, clean), field=_field_path(clean) or None

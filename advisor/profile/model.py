@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StringConstraints, ValidationError, model_validator
 
-from advisor.errors import ProfileError
+from advisor.errors import ProfileError, validation_words
 from advisor.knowledge.schema import CC, Constraints, Hardware, Id, Os
 from advisor.limits import MAX_GPU_NAME, FiniteJudgement, FiniteWeight
 from advisor.yamlio import line_of, load_yaml_file, load_yaml_text
@@ -202,7 +202,7 @@ def parse_profile(raw: Any, source: str | Path = "<profile>") -> Profile:
             # pydantic's tags for a union member ("list[str]", "function-after[...]") are not the user's keys
             if not (isinstance(p, str) and (p.startswith(("function-", "[")) or _UNION_TAG.fullmatch(p)))
         ]
-        msg = err["msg"]
+        msg = validation_words(err)
         if err["type"] == "extra_forbidden":
             msg = "unknown field"
         elif err["type"] == "missing":

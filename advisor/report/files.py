@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from advisor.errors import ReportError
+from advisor.errors import ReportError, validation_words
 from advisor.jsonio import read_json
 from advisor.report.models import READABLE_VERSIONS, SCHEMA_VERSION, Report, schema_text
 
@@ -45,7 +45,8 @@ def report_from_json(data: Any, source: str = "<report>") -> Report:
     except ValidationError as exc:
         first = exc.errors()[0]
         field = ".".join(str(p) for p in first["loc"]) or None
-        raise ReportError(f"not a report this fwadvisor reads: {first['msg']}", file=source, field=field) from None
+        words = validation_words(first)
+        raise ReportError(f"not a report this fwadvisor reads: {words}", file=source, field=field) from None
 
 
 def load_report(path: str | Path) -> Report:

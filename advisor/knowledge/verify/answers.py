@@ -16,7 +16,7 @@ from packaging.utils import InvalidSdistFilename, InvalidWheelFilename, parse_sd
 from packaging.version import Version
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from advisor.errors import AdvisorError
+from advisor.errors import AdvisorError, validation_words
 
 _Short = Annotated[str, Field(max_length=2000)]
 
@@ -125,4 +125,4 @@ def parse_answer(raw: bytes, model: type[_T], request: str) -> _T:
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"]) or "(the answer)"
-        raise PipAnswerError(f"{where}: {err['msg']}", field=request) from None
+        raise PipAnswerError(f"{where}: {validation_words(err)}", field=request) from None
