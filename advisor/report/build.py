@@ -7,7 +7,7 @@ import socket
 from typing import TYPE_CHECKING, Any
 
 from advisor import __version__
-from advisor.jsonio import json_text
+from advisor.jsonio import json_text, model_json
 from advisor.knowledge.base import KnowledgeBase
 from advisor.privacy import scrub
 from advisor.profile import WEIGHT_SCALE_MAX, profile_to_json
@@ -76,8 +76,8 @@ def build_report(
     if identify and hostname is None:
         hostname = socket.gethostname()
     # The report file is an edge: the evidence is written as JSON here, and scrubbed unless --identify.
-    probe_json = None if probe is None else probe.to_json()
-    bench_json = None if bench is None else bench.to_json()
+    probe_json = None if probe is None else model_json(probe)
+    bench_json = None if bench is None else model_json(bench)
     allreduce_json = None if allreduce is None else allreduce.to_json()
     if not identify:
         hostname = None
