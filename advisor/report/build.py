@@ -78,7 +78,7 @@ def build_report(
     # The report file is an edge: the evidence is written as JSON here, and scrubbed unless --identify.
     probe_json = None if probe is None else model_json(probe)
     bench_json = None if bench is None else model_json(bench)
-    allreduce_json = None if allreduce is None else allreduce.to_json()
+    allreduce_json = None if allreduce is None else model_json(allreduce)
     if not identify:
         hostname = None
         probe_json, bench_json = anonymise(probe_json), anonymise(bench_json)

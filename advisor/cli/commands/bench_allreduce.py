@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     from advisor.cli.signals import run_cancellable
     from advisor.evidence.bench.collective import Leader, run_allreduce, run_loopback
     from advisor.evidence.bench.collective_model import RunOutcome
-    from advisor.jsonio import json_text
+    from advisor.jsonio import json_text, model_json
     from advisor.privacy import scrub
 
     plan = plan_of(args)
@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
     # As in `bench`: the signal handlers end every child in the main thread; the cancel event stops the rest.
     report = run_cancellable(work, name="fwadvisor-allreduce")
     # As bench's JSON: no home folder, user or host name, and the leader's name hidden (ranks' errors quote it).
-    text = json_text(scrub(report.to_json(), drop_keys=False, hide=hide))
+    text = json_text(scrub(model_json(report), drop_keys=False, hide=hide))
     if args.save:
         write_file(args.save, text, what="all-reduce JSON", rescue="allreduce")
     if args.json:
