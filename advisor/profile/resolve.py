@@ -12,6 +12,9 @@ import difflib
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from advisor.errors import ProfileError
 from advisor.knowledge.base import KnowledgeBase
@@ -28,18 +31,21 @@ WEIGHT_SCALE_MAX = 5.0
 SWAMPED_SHARE = 0.5
 
 
-@dataclass(frozen=True)
-class EffectiveWeight:
-    """One criterion's weight: on the 0-5 scale, as a share of the total, and who set it."""
+#: Who set a weight: the profile, the scenario preset, both (a preset weight the profile restated), pairwise
+#: judgements, or nobody (every criterion equal).
+WeightSource = Literal["profile", "scenario", "scenario+profile", "pairwise", "equal"]
 
-    criterion: str
-    value: float  # on the 0-5 scale (pairwise: the AHP share times 5)
-    share: float  # normalised: all shares sum to 1
-    source: str  # "profile", "scenario", "pairwise" or "equal"
 
-    def to_json(self) -> dict[str, object]:
-        """JSON form for the report and `profile check --json`."""
-        return {"value": self.value, "share": self.share, "source": self.source}
+class EffectiveWeight(BaseModel):
+    """One criterion's weight on the 0-5 scale, its share of the total and who set it."""
+
+    # The report's `profile.effective_weights` and `profile check --json` carry it keyed by criterion.
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    value: float = Field(ge=0)  # on the 0-5 scale (pairwise: the AHP share times 5)
+    share: float = Field(ge=0, le=1)  # normalised: all shares sum to 1
+    source: WeightSource
 
 
 @dataclass(frozen=True)
@@ -77,7 +83,9 @@ class ResolvedProfile:
         """Per criterion: the value on the 0-5 scale, its share of the total and who set it."""
         norm = self.normalized_weights
         return {
-            c: EffectiveWeight(c, w, norm[c], self.weight_origin.get(c, self.weight_source))
+            c: EffectiveWeight.model_validate(
+                {"value": w, "share": norm[c], "source": self.weight_origin.get(c, self.weight_source)}
+            )
             for c, w in self.weights.items()
         }
 

@@ -13,7 +13,6 @@ from advisor.privacy import scrub
 from advisor.profile import WEIGHT_SCALE_MAX, profile_to_json
 from advisor.report.models import (
     Ahp,
-    EffectiveWeightModel,
     Knowledge,
     Machine,
     Method,
@@ -130,10 +129,7 @@ def build_report(
             else None,
             weight_scale=f"0-{WEIGHT_SCALE_MAX:g} importance; scenario presets scaled so their largest weight is "
             f"{WEIGHT_SCALE_MAX:g}",
-            effective_weights={
-                c: EffectiveWeightModel(**e.to_json())  # type: ignore[arg-type]
-                for c, e in r.effective_weights.items()
-            },
+            effective_weights=r.effective_weights,
         ),
         method=Method(),
         ranking=ranking,
