@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Literal
+from typing import Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, computed_field
 
-SCHEMA = "fwadvisor.fleet/1"
+SCHEMA: Final = "fwadvisor.fleet/1"
 
 
 class _M(BaseModel):
@@ -157,9 +157,11 @@ class FleetSummary(_M):
     slow_threshold_pct: float
     allreduce: FleetAllReduce | None = None
 
-    def to_json(self) -> dict[str, object]:
-        """The JSON form, generated from the model, under its schema name."""
-        return {"schema": SCHEMA, **self.model_dump(mode="json")}
+    @computed_field(alias="schema")  # type: ignore[prop-decorator]
+    @property
+    def schema_id(self) -> Literal["fwadvisor.fleet/1"]:
+        """The document's schema id (`schema` in the JSON; BaseModel keeps the name `schema` for itself)."""
+        return SCHEMA
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> FleetSummary:
