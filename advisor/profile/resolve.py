@@ -55,13 +55,13 @@ class ResolvedProfile:
     profile: Profile
     scenario: str | None
     weights: dict[str, float]  # weights on the 0-5 scale, every criterion present (0 where not weighted)
-    weight_source: str  # "profile", "scenario", "scenario+profile", "pairwise" or "equal"
+    weight_source: WeightSource
     constraints: Constraints
     policies: tuple[str, ...]  # ids of overlay-pack policies whose constraints were added
     frameworks: tuple[str, ...]  # the frameworks to consider
     ahp: AhpResult | None = None
     warnings: list[str] = field(default_factory=list)
-    weight_origin: dict[str, str] = field(default_factory=dict)  # criterion -> who set its weight
+    weight_origin: dict[str, WeightSource] = field(default_factory=dict)  # criterion -> who set its weight
     #: The team's domains: the profile's, or where it names none, the scenario preset's (a list or {domain: weight}).
     domains: list[str] | dict[str, float] = field(default_factory=list)
 
@@ -83,9 +83,7 @@ class ResolvedProfile:
         """Per criterion: the value on the 0-5 scale, its share of the total and who set it."""
         norm = self.normalized_weights
         return {
-            c: EffectiveWeight.model_validate(
-                {"value": w, "share": norm[c], "source": self.weight_origin.get(c, self.weight_source)}
-            )
+            c: EffectiveWeight(value=w, share=norm[c], source=self.weight_origin.get(c, self.weight_source))
             for c, w in self.weights.items()
         }
 
@@ -192,7 +190,8 @@ def resolve_profile(profile: Profile, kb: KnowledgeBase, *, scenario: str | None
     _check_references(profile, kb)
 
     ahp: AhpResult | None = None
-    origin: dict[str, str] = {}
+    origin: dict[str, WeightSource] = {}
+    source: WeightSource
     if profile.pairwise is not None:
         if not profile.pairwise:
             raise profile.fail(("pairwise",), "pairwise needs at least one judgement [a, b, x]")

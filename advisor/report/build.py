@@ -112,7 +112,7 @@ def build_report(
         profile=ProfileSection(
             source=profile_source,
             scenario=r.scenario,
-            weight_source=r.weight_source,  # type: ignore[arg-type]
+            weight_source=r.weight_source,
             weights=r.weights,
             normalized_weights=r.normalized_weights,
             constraints=cons,
