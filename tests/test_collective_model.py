@@ -44,10 +44,10 @@ def test_side_by_side_pairs_sizes_and_compares_bus_bandwidth() -> None:
     intra = _run(Scope.INTRA_NODE, (_row(4096, 2, (1e-4,)), _row(65536, 2, (2e-4,))),
                  (RankReport(0, 0, RankState.FINISHED),), nnodes=1)
     inter = _run(Scope.INTER_NODE, (_row(4096, 2, (4e-4,)),), (RankReport(0, 0, RankState.FINISHED),))
-    rows = AllReduceReport("pytorch", intra, inter).side_by_side()
-    assert [r["bytes"] for r in rows] == [4096, 65536]
-    assert rows[0]["inter_over_intra_busbw"] == pytest.approx(0.25)
-    assert rows[1]["inter_time_us"] is None and rows[1]["intra_time_us"] == pytest.approx(200.0)
+    rows = AllReduceReport("pytorch", intra, inter).side_by_side
+    assert [r.bytes for r in rows] == [4096, 65536]
+    assert rows[0].inter_over_intra_busbw == pytest.approx(0.25)
+    assert rows[1].inter_time_us is None and rows[1].intra_time_us == pytest.approx(200.0)
 
 
 def test_merge_names_the_rank_that_never_finished_and_keeps_the_leaders_rows() -> None:
@@ -102,7 +102,7 @@ def test_merge_reports_takes_the_leaders_intra_run_and_every_nodes_ranks() -> No
     merged = merge_reports([other, leader])
     assert merged.intra is intra and merged.inter is not None
     assert merged.inter.outcome == RunOutcome.OK and [r.rank for r in merged.inter.ranks] == [0, 1]
-    assert merged.side_by_side()[0]["inter_over_intra_busbw"] == pytest.approx(0.5)
+    assert merged.side_by_side[0].inter_over_intra_busbw == pytest.approx(0.5)
 
 
 def test_a_row_says_when_it_cannot_be_trusted_by_code() -> None:

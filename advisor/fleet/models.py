@@ -7,6 +7,8 @@ from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
+from advisor.evidence.bench.collective_model import SideBySideRow
+
 SCHEMA: Final = "fwadvisor.fleet/1"
 
 
@@ -115,17 +117,9 @@ class Finding(_M):
     reason: str | None = None
 
 
-class AllReduceRow(_M):
+class AllReduceRow(SideBySideRow):
     """One message size: the intra-node run beside the inter-node one, nccl-tests' figures (GB/s of 1e9 bytes)."""
 
-    bytes: int
-    intra_time_us: float | None = None
-    intra_algbw_GBps: float | None = None  # noqa: N815 - the unit is part of the name
-    intra_busbw_GBps: float | None = None  # noqa: N815
-    inter_time_us: float | None = None
-    inter_algbw_GBps: float | None = None  # noqa: N815
-    inter_busbw_GBps: float | None = None  # noqa: N815
-    inter_over_intra_busbw: float | None = None
     flagged: bool = Field(False, description="a row whose samples spread widely, were few, or reduced wrongly")
 
 

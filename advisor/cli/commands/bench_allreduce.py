@@ -143,11 +143,11 @@ def render(report: Any) -> Any:
         flagged = flagged or bool(row and row.warnings)
         return fmt(value) + (" !" if row and row.warnings else "")
 
-    for row in report.side_by_side():
-        n = row["bytes"]
-        table.add_row(_size(n), mark(report.intra, n, row["intra_time_us"]), fmt(row["intra_busbw_GBps"]),
-                      mark(report.inter, n, row["inter_time_us"]), fmt(row["inter_busbw_GBps"]),
-                      fmt(row["inter_over_intra_busbw"]))
+    for row in report.side_by_side:
+        n = row.bytes
+        table.add_row(_size(n), mark(report.intra, n, row.intra_time_us), fmt(row.intra_busbw_GBps),
+                      mark(report.inter, n, row.inter_time_us), fmt(row.inter_busbw_GBps),
+                      fmt(row.inter_over_intra_busbw))
     lines: list[Any] = [table]
     if flagged:
         lines.append(styled(("! the samples spread widely, too few were taken or a result was wrong (see the "

@@ -14,9 +14,8 @@ from dataclasses import replace
 from enum import StrEnum
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import Field, computed_field, field_serializer
+from pydantic import BaseModel, ConfigDict, Field, computed_field, field_serializer
 from pydantic.dataclasses import dataclass
-from typing_extensions import TypedDict  # pydantic reads typing.TypedDict only from Python 3.12
 
 from advisor.errors import ReportError
 from advisor.evidence.bench.results import BenchWarning, BenchWarningCode, WarningCode
@@ -266,17 +265,19 @@ def merge_nodes(runs: Sequence[CollectiveRun]) -> CollectiveRun:
                    backend=first.backend or next((r.backend for r in runs if r.backend), ""))
 
 
-class SideBySideRow(TypedDict):
+class SideBySideRow(BaseModel):
     """One message size of both runs: time (us), algorithm and bus bandwidth (GB/s), and the inter/intra ratio."""
 
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
     bytes: int
-    intra_time_us: float | None
-    intra_algbw_GBps: float | None
-    intra_busbw_GBps: float | None
-    inter_time_us: float | None
-    inter_algbw_GBps: float | None
-    inter_busbw_GBps: float | None
-    inter_over_intra_busbw: float | None
+    intra_time_us: float | None = None
+    intra_algbw_GBps: float | None = None  # noqa: N815 - the unit is part of the name
+    intra_busbw_GBps: float | None = None  # noqa: N815
+    inter_time_us: float | None = None
+    inter_algbw_GBps: float | None = None  # noqa: N815
+    inter_busbw_GBps: float | None = None  # noqa: N815
+    inter_over_intra_busbw: float | None = None
 
 
 @dataclass(frozen=True)
@@ -311,6 +312,8 @@ class AllReduceReport:
         """Every message size either run measured, in order."""
         return sorted({r.nbytes for run in (self.intra, self.inter) if run is not None for r in run.rows})
 
+    @computed_field  # type: ignore[prop-decorator]
+    @property
     def side_by_side(self) -> list[SideBySideRow]:
         """Per size: both runs' time and bandwidths, and inter-node bus bandwidth as a share of intra-node."""
         out: list[SideBySideRow] = []
@@ -318,23 +321,17 @@ class AllReduceReport:
             a = self.intra.row(nbytes) if self.intra else None
             b = self.inter.row(nbytes) if self.inter else None
             ratio = b.busbw_GBps / a.busbw_GBps if a and b and a.busbw_GBps > 0 else None
-            out.append({
-                "bytes": nbytes,
-                "intra_time_us": None if a is None else round(a.time_s * 1e6, 3),
-                "intra_algbw_GBps": None if a is None else round(a.algbw_GBps, 6),
-                "intra_busbw_GBps": None if a is None else round(a.busbw_GBps, 6),
-                "inter_time_us": None if b is None else round(b.time_s * 1e6, 3),
-                "inter_algbw_GBps": None if b is None else round(b.algbw_GBps, 6),
-                "inter_busbw_GBps": None if b is None else round(b.busbw_GBps, 6),
-                "inter_over_intra_busbw": None if ratio is None else round(ratio, 4),
-            })
+            out.append(SideBySideRow(
+                bytes=nbytes,
+                intra_time_us=None if a is None else round(a.time_s * 1e6, 3),
+                intra_algbw_GBps=None if a is None else round(a.algbw_GBps, 6),
+                intra_busbw_GBps=None if a is None else round(a.busbw_GBps, 6),
+                inter_time_us=None if b is None else round(b.time_s * 1e6, 3),
+                inter_algbw_GBps=None if b is None else round(b.algbw_GBps, 6),
+                inter_busbw_GBps=None if b is None else round(b.busbw_GBps, 6),
+                inter_over_intra_busbw=None if ratio is None else round(ratio, 4),
+            ))
         return out
-
-    @computed_field(alias="side_by_side")  # type: ignore[prop-decorator]
-    @property
-    def side_by_side_rows(self) -> list[SideBySideRow]:
-        """`side_by_side()`, in the file."""
-        return self.side_by_side()
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> AllReduceReport:
