@@ -21,6 +21,7 @@ import time
 from advisor.cli.commands.bench_allreduce import parse_sizes, render
 from advisor.cli.output import console
 from advisor.evidence.bench.collective import Plan, run_loopback
+from advisor.jsonio import model_json
 
 
 def main() -> int:
@@ -38,7 +39,7 @@ def main() -> int:
         report = run_loopback(2, plan=plan)
         console().print(render(report))
         print(f"{fw}: {time.perf_counter() - start:.1f} s wall, load {os.getloadavg()[0]:.1f}", file=sys.stderr)
-        out.append(report.to_json())
+        out.append(model_json(report))
     text = json.dumps(out, indent=1)
     if a.out:
         with open(a.out, "w", encoding="utf-8") as f:

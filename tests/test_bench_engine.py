@@ -16,6 +16,7 @@ import pytest
 from advisor.errors import ReportError, UsageError
 from advisor.evidence.bench import BenchEvent, BenchReport, Measurement, run_bench
 from advisor.frameworks.base import FrameworkAdapter
+from advisor.jsonio import model_json
 from tests.conftest import ROOT
 
 # A stub "framework" whose bench script runs the real driver (probes._bench.run_suite) with
@@ -155,11 +156,11 @@ def test_numpy_baseline_measures_for_real(numpy_report: BenchReport) -> None:
 
 
 def test_report_json_round_trip(numpy_report: BenchReport) -> None:
-    data = json.loads(json.dumps(numpy_report.to_json()))
+    data = json.loads(json.dumps(model_json(numpy_report)))
     assert data["schema"] == "fwadvisor.bench/1"
     again = BenchReport.from_json(data)
     assert again.results == numpy_report.results
-    assert again.to_json() == data
+    assert model_json(again) == data
     for key in ("framework", "device", "benchmark", "variant", "params", "metric", "value", "unit",
                 "higher_is_better", "median_s", "iqr_s", "min_s", "samples", "compile_s", "pct_of_peak",
                 "warnings", "warning_codes", "environment"):

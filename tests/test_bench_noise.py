@@ -7,6 +7,7 @@ from typing import Any
 
 from advisor.evidence.bench import BenchEvent, BenchReport, run_bench
 from advisor.evidence.bench.stats import busy_reason, is_outlier, median_ci, merge_rounds
+from advisor.jsonio import model_json
 from advisor.scoring import evidence as ev
 from tests.test_bench_engine import _adapter, numpy_report, stub_root  # noqa: F401 - shared module fixtures
 
@@ -218,7 +219,7 @@ def test_a_real_gpu_only_run_reads_whole_at_80_columns_with_its_gpu_peak() -> No
     data["environment"]["gpu_peak"] = gpu_peak
     report = BenchReport.from_json(data)
     report = replace(report, results=tuple(
-        _measurement(m.framework, {**m.to_json(), "pct_of_peak": None}, m.environment, None, gpu_peak)
+        _measurement(m.framework, {**model_json(m), "pct_of_peak": None}, m.environment, None, gpu_peak)
         for m in report.results))
     console = Console(width=80, record=True, file=io.StringIO())
     console.print(render_report(report))

@@ -12,6 +12,7 @@ from rich.console import Console
 from advisor.cli.bench_tables import render_measurements, short
 from advisor.evidence.bench import BenchReport, BenchWarning, BenchWarningCode, Measurement, run_bench
 from advisor.evidence.bench.figures import _measurement
+from advisor.jsonio import model_json
 from probes import _bench as B
 from probes import _timing
 
@@ -57,14 +58,14 @@ def test_codes_survive_the_saved_json(report: BenchReport) -> None:
         report.results[0],
         warnings=(BenchWarning(BenchWarningCode.ROUNDS_DISAGREE, "rounds disagree: 40%", {"spread": 0.4}),),
     )
-    data = json.loads(json.dumps(replace(report, results=(m,)).to_json()))
+    data = json.loads(json.dumps(model_json(replace(report, results=(m,)))))
     assert data["results"][0]["warnings"] == ["rounds disagree: 40%"]  # the sentence, for every reader
     assert data["results"][0]["warning_codes"] == [{"code": "rounds_disagree", "params": {"spread": 0.4}}]
     assert BenchReport.from_json(data).results[0].warnings == m.warnings
 
 
 def test_a_file_from_before_codes_keeps_its_sentences_as_notes(report: BenchReport) -> None:
-    data = report.to_json()
+    data = model_json(report)
     for r in data["results"]:
         r["warnings"], _ = ["only 3 sample(s): the budget was too small"], r.pop("warning_codes")
     got = BenchReport.from_json(data).results[0].warnings

@@ -18,6 +18,7 @@ from advisor.evidence.bench.collective_model import (
     bus_factor,
     merge_nodes,
 )
+from advisor.jsonio import model_json
 
 
 def _row(nbytes: int, ranks: int, times: tuple[float, ...]) -> SizeRow:
@@ -43,10 +44,10 @@ def test_side_by_side_pairs_sizes_and_compares_bus_bandwidth() -> None:
     intra = _run(Scope.INTRA_NODE, (_row(4096, 2, (1e-4,)), _row(65536, 2, (2e-4,))),
                  (RankReport(0, 0, RankState.FINISHED),), nnodes=1)
     inter = _run(Scope.INTER_NODE, (_row(4096, 2, (4e-4,)),), (RankReport(0, 0, RankState.FINISHED),))
-    rows = AllReduceReport("pytorch", intra, inter).side_by_side()
-    assert [r["bytes"] for r in rows] == [4096, 65536]
-    assert rows[0]["inter_over_intra_busbw"] == pytest.approx(0.25)
-    assert rows[1]["inter_time_us"] is None and rows[1]["intra_time_us"] == pytest.approx(200.0)
+    rows = AllReduceReport("pytorch", intra, inter).side_by_side
+    assert [r.bytes for r in rows] == [4096, 65536]
+    assert rows[0].inter_over_intra_busbw == pytest.approx(0.25)
+    assert rows[1].inter_time_us is None and rows[1].intra_time_us == pytest.approx(200.0)
 
 
 def test_merge_names_the_rank_that_never_finished_and_keeps_the_leaders_rows() -> None:
@@ -64,7 +65,7 @@ def test_merge_names_the_rank_that_never_finished_and_keeps_the_leaders_rows() -
 
 def test_report_json_round_trips_and_recomputes_its_figures() -> None:
     inter = _run(Scope.INTER_NODE, (_row(4096, 2, (1e-4, 2e-4)),), (RankReport(0, 0, RankState.FINISHED),))
-    data = AllReduceReport("pytorch", None, inter).to_json()
+    data = model_json(AllReduceReport("pytorch", None, inter))
     assert data["schema"] == SCHEMA and data["units"]["time_us"] == "us"
     assert data["inter"]["rows"][0]["busbw_GBps"] == pytest.approx(4096 / 1.5e-4 / 1e9, rel=1e-4)
     back = AllReduceReport.from_json(data)
@@ -101,7 +102,7 @@ def test_merge_reports_takes_the_leaders_intra_run_and_every_nodes_ranks() -> No
     merged = merge_reports([other, leader])
     assert merged.intra is intra and merged.inter is not None
     assert merged.inter.outcome == RunOutcome.OK and [r.rank for r in merged.inter.ranks] == [0, 1]
-    assert merged.side_by_side()[0]["inter_over_intra_busbw"] == pytest.approx(0.5)
+    assert merged.side_by_side[0].inter_over_intra_busbw == pytest.approx(0.5)
 
 
 def test_a_row_says_when_it_cannot_be_trusted_by_code() -> None:
@@ -110,12 +111,12 @@ def test_a_row_says_when_it_cannot_be_trusted_by_code() -> None:
     noisy = SizeRow(4096, 1024, "float32", 2, 10, (1e-4, 3e-4), wrong=5)
     codes = [w.code.value for w in noisy.warnings]
     assert codes == ["unstable", "few_samples", "disagrees"]
-    assert noisy.to_json()["warning_codes"][2] == {"code": "disagrees", "params": {"wrong": 5}}
+    assert model_json(noisy)["warning_codes"][2] == {"code": "disagrees", "params": {"wrong": 5}}
 
 
 @pytest.mark.parametrize("times", [(), (float("nan"),), (-1.0,), (float("inf"), 1.0)])
 def test_a_row_without_usable_times_is_refused_where_it_is_read(times: tuple[float, ...]) -> None:
-    inter = _run(Scope.INTER_NODE, (_row(4096, 2, (1e-4,)),), (RankReport(0, 0, RankState.FINISHED),)).to_json()
+    inter = model_json(_run(Scope.INTER_NODE, (_row(4096, 2, (1e-4,)),), (RankReport(0, 0, RankState.FINISHED),)))
     inter["rows"][0]["times_s"] = list(times)
     with pytest.raises(ReportError):
         CollectiveRun.from_json(inter)

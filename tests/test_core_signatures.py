@@ -9,8 +9,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CORE = ("knowledge", "evidence", "scoring", "report", "checklist", "team", "fleet", "profile")
 UNTYPED = re.compile(r"\b(dict|Dict|Mapping|MutableMapping)\[str, Any\]")
-#: Methods whose job is JSON: a model's own form at a file or stdout edge, generated from its fields.
-EDGE_METHODS = {"to_json", "from_json", "code_json"}
+#: Methods whose job is JSON: reading a saved file's object back into its model, a warning's code as JSON.
+#: (A model's JSON form is never a method: `advisor.jsonio.model_json` generates it from the fields.)
+EDGE_METHODS = {"from_json", "code_json"}
 
 #: Functions that stand at an edge, where JSON is read or written; each says why.
 EDGES = {
@@ -99,3 +100,15 @@ def test_the_probe_and_bench_travel_as_models() -> None:
                  "advisor/scoring/fleet.py::team_fleet", "advisor/evidence/probe.py::hardware_ids",
                  "advisor/team/decide.py::decide"):
         assert name not in found, name
+
+
+def test_no_core_model_keeps_its_own_to_json() -> None:
+    # Issue 21: a model's JSON is generated from its fields (advisor.jsonio.model_json, computed fields,
+    # serialization aliases), so it cannot drift from the model or from the schema generated from it.
+    found = []
+    for package in CORE:
+        for path in sorted((ROOT / "advisor" / package).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == "to_json":
+                    found.append(f"{path.relative_to(ROOT).as_posix()}:{node.lineno}")
+    assert not found, f"hand-kept to_json (use advisor.jsonio.model_json): {found}"

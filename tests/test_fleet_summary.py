@@ -19,6 +19,7 @@ import pytest
 
 from advisor.fleet import FindingCode, FleetSummary, NodeInput, NodeOptions, run_node, summarize
 from advisor.fleet.launcher import explicit_launcher
+from advisor.jsonio import model_json
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -53,7 +54,7 @@ def test_a_slow_node_of_a_type_is_named_planted_second_and_third_host(kb, base) 
     assert (spread.worst_node, spread.median, spread.low, spread.high) == ("node-0002", 97.0, 60.0, 100.0)
     slow = _codes(summary)[FindingCode.SLOW_NODE]
     assert [(f.nodes, f.shortfall_pct) for f in slow] == [(["node-0002"], 39.1)]  # 60 against the others' median 98.5
-    FleetSummary.from_json(summary.to_json())  # the JSON is the model's own
+    FleetSummary.from_json(model_json(summary))  # the JSON is the model's own
 
 
 def test_a_setting_unlike_the_rest_of_its_type_is_named_planted_second_host(kb, base) -> None:  # type: ignore[no-untyped-def]

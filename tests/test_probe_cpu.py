@@ -10,6 +10,7 @@ import pytest
 
 from advisor.evidence.hardware import cgroup
 from advisor.evidence.hardware.cpu import CpuInfo, estimate_peak, parse_cpu_list, parse_proc_cpuinfo, probe_cpu
+from advisor.jsonio import model_json
 
 
 def _info(**kw: object) -> CpuInfo:
@@ -44,8 +45,8 @@ def test_this_machine_cores_flags_and_peak() -> None:
         bf16_units = {"avx512_bf16", "amx_bf16", "bf16"} & set(info.flags)
         if info.peak.bf16_gflops is not None:
             assert bf16_units, info.flags
-    data = info.to_json()
-    assert CpuInfo.from_json(data).to_json() == data
+    data = model_json(info)
+    assert model_json(CpuInfo.from_json(data)) == data
 
 
 def test_peak_xeon_avx512_with_amx() -> None:

@@ -19,6 +19,7 @@ import pytest
 
 from advisor.evidence.probe import ProbeReport, probe_frameworks
 from advisor.frameworks.builtin import JaxAdapter, PyTorchAdapter
+from advisor.jsonio import model_json
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = Path(__file__).parent / "fixtures" / "broken"
@@ -103,7 +104,7 @@ def test_full_probe_machine_sections(full_probe: tuple[dict[str, Any], str]) -> 
     assert set(data["accelerators"]) == {"tpu", "rocm", "apple_mps", "intel_xpu", "ascend"}
     assert {r["framework"] for r in data["requirements"]} >= {"pytorch", "jax", "tensorflow"}
     # Saved probes read back unchanged.
-    assert ProbeReport.from_json(data).to_json() == data
+    assert model_json(ProbeReport.from_json(data)) == data
 
 
 def test_full_probe_privacy(full_probe: tuple[dict[str, Any], str]) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from advisor.evidence.hardware.nvidia import GpuReport, cuda_order, normalize_bus_id, probe_nvidia
+from advisor.jsonio import model_json
 
 _spec = importlib.util.spec_from_file_location(
     "fake_nvml", Path(__file__).parent / "fixtures" / "nvml" / "fake_nvml.py"
@@ -47,7 +48,7 @@ def test_fake_nvml_privacy_uuid_and_serial_only_with_identify() -> None:
     plain = probe_nvidia(nvml=nvml, env={})
     assert all(d.uuid is None and d.serial is None for d in plain.devices)
     assert "serial" not in nvml.calls
-    assert "GPU-fake" not in str(plain.to_json())
+    assert "GPU-fake" not in str(model_json(plain))
     named = probe_nvidia(nvml=FakeNvml.load("h100_nvl_x2"), identify=True, env={})
     assert named.devices[0].uuid == "GPU-fake0000-0000-0000-0000-000000000000"
     assert named.devices[1].serial == "FAKE-SERIAL-1"
@@ -107,8 +108,8 @@ def test_fake_nvml_no_driver_no_gpu_and_error_are_distinct() -> None:
 
 def test_fake_nvml_json_round_trip() -> None:
     report = probe_nvidia(nvml=FakeNvml.load("a100_mig_nvswitch"), env={})
-    data = report.to_json()
-    assert GpuReport.from_json(data).to_json() == data
+    data = model_json(report)
+    assert model_json(GpuReport.from_json(data)) == data
 
 
 def test_no_library_when_bindings_missing(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -161,7 +162,7 @@ def test_the_gpu_table_reads_whole_at_80_columns(source: str) -> None:
                           .read_text())["gpus"]
         expect = ["H200", "140.4 GiB", "9.0", "1980 MHz", "700 W", "PCIe gen 5/5 x16/16", "MIG disabled"]
     else:
-        gpus = probe_nvidia(nvml=FakeNvml.load("a100_mig_nvswitch"), env={}).to_json()
+        gpus = model_json(probe_nvidia(nvml=FakeNvml.load("a100_mig_nvswitch"), env={}))
         expect = ["MIG enabled (3 instances)", "MIG disabled", "NV12"]
     console = Console(width=80, record=True)
     _print_gpus(console, gpus)

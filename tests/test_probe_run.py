@@ -9,6 +9,7 @@ import pytest
 
 from advisor.errors import ReportError, UsageError
 from advisor.evidence.probe import ProbeEvent, ProbeReport, run_probe
+from advisor.jsonio import model_json
 
 
 def test_fast_probe_sections_events_and_round_trip() -> None:
@@ -20,8 +21,8 @@ def test_fast_probe_sections_events_and_round_trip() -> None:
     for fw in report.frameworks.values():
         assert fw.outcome in ("skipped", "missing")
     assert any("--fast" in n for n in report.notes)
-    data = report.to_json()
-    assert ProbeReport.from_json(data).to_json() == data
+    data = model_json(report)
+    assert model_json(ProbeReport.from_json(data)) == data
 
 
 def test_requirements_use_the_given_knowledge_base() -> None:

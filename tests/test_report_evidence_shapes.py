@@ -16,6 +16,7 @@ from advisor.evidence.hardware.requirements import Requirement
 from advisor.evidence.hardware.software import SoftwareInfo
 from advisor.evidence.probe import ProbeReport, run_probe
 from advisor.evidence.probe_frameworks import FrameworkProbe
+from advisor.jsonio import model_json
 from advisor.report_evidence import (
     AcceleratorShape,
     BenchShape,
@@ -31,7 +32,7 @@ from advisor.report_evidence import (
     SoftwareShape,
 )
 
-#: Each shape and the model whose `to_json` it describes.
+#: Each shape and the model whose JSON form it describes.
 PAIRS = [
     (CpuShape, CpuInfo), (MemoryShape, MemoryInfo), (SoftwareShape, SoftwareInfo), (GpuDeviceShape, GpuDevice),
     (GpusShape, GpuReport), (AcceleratorShape, AcceleratorStatus), (FrameworkShape, FrameworkProbe),
@@ -59,7 +60,7 @@ READ = {
 
 @pytest.mark.parametrize(("shape", "model"), PAIRS, ids=lambda x: x.__name__)
 def test_every_shape_field_is_a_field_of_its_model(shape, model) -> None:  # type: ignore[no-untyped-def]
-    # `warning_codes` is written by Measurement.to_json beside `warnings` (the codes of the same warnings).
+    # `warning_codes` is written in Measurement's JSON beside `warnings` (the codes of the same warnings).
     names = {f.name for f in dataclasses.fields(model)} | ({"warning_codes"} if model is Measurement else set())
     assert set(shape.model_fields) <= names, sorted(set(shape.model_fields) - names)
 
@@ -71,12 +72,12 @@ def test_every_field_the_core_reads_is_typed_in_the_shape(shape, model) -> None:
 
 def test_a_real_probe_validates_and_reads_back() -> None:
     probe = run_probe(fast=True, cache=False)  # this machine, package metadata only: no framework imported
-    data = probe.to_json()
+    data = model_json(probe)
     ProbeShape.model_validate(data)
-    assert ProbeReport.from_json(data).to_json() == data
+    assert model_json(ProbeReport.from_json(data)) == data
 
 
 def test_a_recorded_bench_validates_and_reads_back() -> None:
-    data = BenchReport.from_json(bench_json()).to_json()
+    data = model_json(BenchReport.from_json(bench_json()))
     BenchShape.model_validate(data)
-    assert BenchReport.from_json(data).to_json() == data
+    assert model_json(BenchReport.from_json(data)) == data

@@ -42,7 +42,7 @@ def test_scenario_top_choice(path: Path, any_kb: tuple[str, Any], request: pytes
         request.applymarker(pytest.mark.xfail(reason=gap, strict=True))
     resolved = resolve_profile(profile, kb)
     result = assess(kb, resolved, probe=probe, bench=bench, today=dt.date(2026, 12, 1), seed=0)
-    assert result.ranking, f"every framework excluded: {[e.to_json() for e in result.exclusions]}"
+    assert result.ranking, f"every framework excluded: {[e.model_dump(mode='json') for e in result.exclusions]}"
     winner = result.recommendation.framework
     accepted = {expect["top"], *expect.get("equivalent", [])}
     tie_ok = accepted | set(expect.get("also_tie", []))

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from advisor.checklist import build_checklist, checklist_document
 from advisor.errors import ReportError
+from advisor.jsonio import model_json
 from advisor.knowledge import load_knowledge
 from advisor.team import merge_reports
 from advisor.team.foreign_probe import lenient_probe
@@ -75,7 +76,7 @@ def test_merge_never_crashes_on_odd_sections(tmp_path_factory, edits: list[tuple
         return
     assert absurd_number(report) is None
     assert summary.machines and summary.to_markdown().startswith("# Team summary")
-    json.dumps(summary.to_json())
+    json.dumps(model_json(summary))
 
 
 @settings(max_examples=150, deadline=None)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from advisor.errors import ReportError, UsageError
+from advisor.jsonio import model_json
 from advisor.knowledge import load_knowledge
 from advisor.privacy import scrub_text
 from advisor.team import classify, load_reports, merge_reports, recommended_framework
@@ -67,7 +68,7 @@ def test_markdown_summary_is_readable_and_names_the_skipped_file(fkb) -> None:  
 
 
 def test_json_summary(fkb) -> None:  # type: ignore[no-untyped-def]
-    data = json.loads(json.dumps(merge_reports(fkb, THREE, framework="pytorch").to_json()))
+    data = json.loads(json.dumps(model_json(merge_reports(fkb, THREE, framework="pytorch"))))
     assert data["schema"] == "fwadvisor.team/1" and data["framework"] == "pytorch"
     assert data["chosen_by"] == "chosen with --framework"
     assert data["skipped"] == [{"path": str(CORRUPT), "reason": data["skipped"][0]["reason"]}]

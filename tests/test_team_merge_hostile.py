@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from advisor.jsonio import model_json
 from advisor.knowledge import load_knowledge
 from advisor.team import load_reports, merge_reports
 from advisor.team.sanity import absurd_number
@@ -53,7 +54,7 @@ def test_absurd_number_skips_that_file_and_merges_the_rest(fkb, tmp_path: Path, 
     assert [m.path for m in summary.machines] == [str(REAL)]
     (skip,) = summary.skipped
     assert skip.path == str(bad) and expected in skip.reason, skip.reason
-    json.dumps(summary.to_json(), allow_nan=False)  # the output is strict JSON (raises on NaN/Infinity)
+    json.dumps(model_json(summary), allow_nan=False)  # the output is strict JSON (raises on NaN/Infinity)
 
 
 def test_negative_memory_and_benchmark_figure_are_absurd() -> None:

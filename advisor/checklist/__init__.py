@@ -1,6 +1,6 @@
 """Turn the knowledge base and one machine's probe into a first-week onboarding checklist with stable item ids.
 
-The checklist is data first (frozen dataclasses, `to_json`), Markdown second (GitHub task lists).
+The checklist is data first (frozen pydantic dataclasses, JSON from `checklist_document`), Markdown second.
 Item ids come from content keys (`install.cpu.jax`, `concept.autograd`, `pitfall.jax.prng_keys`),
 never from positions, so ticks stored by `advisor.progress` survive a regenerated checklist even
 when the knowledge base gains or loses entries. The probe is the `ProbeReport` model; a report file from

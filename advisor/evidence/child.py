@@ -67,18 +67,6 @@ class ChildResult:
         """Events of one kind (e.g. "result")."""
         return [e for e in self.events if e.get("event") == kind]
 
-    def to_json(self) -> dict[str, Any]:
-        """A compact JSON form (events are reported by the caller in their own shape)."""
-        return {
-            "outcome": self.outcome.value,
-            "returncode": self.returncode,
-            "signal": self.signal,
-            "wall_s": round(self.wall_s, 3),
-            "error": self.error,
-            "stderr_tail": self.stderr_tail[-2000:] if self.outcome != Outcome.OK else "",
-            "noise_lines": len(self.noise),
-        }
-
 
 def child_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     """A minimal environment for the child: the allow-list above, plus `extra`."""

@@ -12,8 +12,10 @@ import datetime as dt
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final, Literal
+
+from pydantic import Field, field_serializer
+from pydantic.dataclasses import dataclass
 
 from advisor.evidence.hardware.accelerators import AcceleratorStatus, probe_accelerators
 from advisor.evidence.hardware.cpu import CpuInfo, probe_cpu
@@ -35,12 +37,12 @@ if TYPE_CHECKING:
     from advisor.frameworks.base import FrameworkAdapter
     from advisor.knowledge.base import KnowledgeBase
 
-SCHEMA = "fwadvisor.probe/1"
+SCHEMA: Final = "fwadvisor.probe/1"
 
 
 @dataclass
 class ProbeReport:
-    """The whole probe; `to_json` is the `probe` section of the report schema."""
+    """The whole probe; its JSON form (`advisor.jsonio.model_json`) is the `probe` section of the report schema."""
 
     cpu: CpuInfo
     memory: MemoryInfo
@@ -53,27 +55,17 @@ class ProbeReport:
     fast: bool
     identify: bool
     wall_s: float
-    timings: dict[str, float] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
+    timings: dict[str, float] = Field(default_factory=dict)
+    notes: list[str] = Field(default_factory=list)
+    schema: Literal["fwadvisor.probe/1"] = Field(default=SCHEMA, kw_only=True)
 
-    def to_json(self) -> dict[str, Any]:
-        """JSON form, schema `fwadvisor.probe/1`."""
-        return {
-            "schema": SCHEMA,
-            "created": self.created,
-            "fast": self.fast,
-            "identify": self.identify,
-            "wall_s": round(self.wall_s, 3),
-            "timings": {k: round(v, 4) for k, v in self.timings.items()},
-            "cpu": self.cpu.to_json(),
-            "memory": self.memory.to_json(),
-            "gpus": self.gpus.to_json(),
-            "accelerators": {k: v.to_json() for k, v in self.accelerators.items()},
-            "software": self.software.to_json(),
-            "frameworks": {k: v.to_json() for k, v in self.frameworks.items()},
-            "requirements": [r.to_json() for r in self.requirements],
-            "notes": list(self.notes),
-        }
+    @field_serializer("wall_s")
+    def _wall(self, value: float) -> float:
+        return round(value, 3)
+
+    @field_serializer("timings")
+    def _timings(self, value: dict[str, float]) -> dict[str, float]:
+        return {k: round(v, 4) for k, v in value.items()}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ProbeReport:

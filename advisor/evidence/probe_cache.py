@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 from advisor import __version__
 from advisor.errors import AdvisorError, validation_words
 from advisor.evidence.child import ENV_ALLOW
-from advisor.jsonio import read_json
+from advisor.jsonio import model_json, read_json
 
 if TYPE_CHECKING:
     from advisor.evidence.probe import FrameworkProbe
@@ -205,6 +205,6 @@ def store(fp: FrameworkProbe, key: str) -> None:
                 old.unlink(missing_ok=True)
         # owned: a link or FIFO planted under an entry's name is replaced, never written through
         atomic_write_text(folder / f"{fp.id}-{key}.json",
-                          json.dumps({"key": key, "stored": time.time(), "probe": fp.to_json()}), owned=True)
+                          json.dumps({"key": key, "stored": time.time(), "probe": model_json(fp)}), owned=True)
     except OSError:
         pass

@@ -12,8 +12,11 @@ import os
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from pydantic import Field
+from pydantic.dataclasses import dataclass as model
 
 from advisor.evidence.child import ChildResult, Outcome, run_child, split_sections
 from advisor.evidence.hardware.requirements import cuda_from_torch_version
@@ -33,9 +36,9 @@ class ProbeEvent:
     data: Mapping[str, Any] = field(default_factory=dict)
 
 
-@dataclass
+@model
 class FrameworkProbe:
-    """What one framework's child process found (or why it found nothing)."""
+    """What one framework's child process found, or why it found nothing (one entry of the probe's `frameworks`)."""
 
     id: str
     installed: bool
@@ -45,29 +48,25 @@ class FrameworkProbe:
     error: str | None = None
     import_s: float | None = None
     wall_s: float | None = None
-    devices: list[dict[str, Any]] = field(default_factory=list)
+    devices: list[dict[str, Any]] = Field(default_factory=list)
     accelerator_ok: bool | None = None  # None: no accelerator device to try
-    accelerator_checks: list[dict[str, Any]] = field(default_factory=list)
-    build: dict[str, Any] = field(default_factory=dict)
-    threads: dict[str, Any] = field(default_factory=dict)
+    accelerator_checks: list[dict[str, Any]] = Field(default_factory=list)
+    build: dict[str, Any] = Field(default_factory=dict)
+    threads: dict[str, Any] = Field(default_factory=dict)
     cuda_build: str | None = None  # the CUDA version the framework was built for, from build info or metadata
     signal: str | None = None
     returncode: int | None = None
     noise_lines: int = 0
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
     stderr_tail: str | None = None
     cached_age_s: float | None = None  # set when this came from the probe cache: how old the entry is
     # Probed in the same child right after this framework (which it imports anyway, e.g. Keras after its
     # backend): its import_s and wall_s are then its own part only, not the shared framework's import.
     probed_after: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        """JSON form (one entry of the probe schema's `frameworks`)."""
-        return asdict(self)
-
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> FrameworkProbe:
-        """Inverse of `to_json`; a field an older probe lacks is unknown (see `advisor.evidence.hardware.saved`)."""
+        """A saved entry; a field an older probe lacks is unknown (see `advisor.evidence.hardware.saved`)."""
         from advisor.evidence.hardware.saved import known_fields
 
         return cls(**known_fields(cls, data))

@@ -50,10 +50,10 @@ def fleet_allreduce(sections: Sequence[tuple[str, AllReduceReport]]) -> tuple[Fl
     shares.update({label: RunOutcome.FAILED for label, r in sections if r.framework != leader.framework})
     intra_node = next((label for label, r in same if r is leader), None)
     rows = []
-    for row in merged.side_by_side():
-        flagged = any(run is not None and (found := run.row(row["bytes"])) is not None and bool(found.warnings)
+    for row in merged.side_by_side:
+        flagged = any(run is not None and (found := run.row(row.bytes)) is not None and bool(found.warnings)
                       for run in (merged.intra, merged.inter))
-        rows.append(AllReduceRow(**row, flagged=flagged))
+        rows.append(AllReduceRow(**dict(row), flagged=flagged))
     inter = merged.inter
     # Nodes that all had no leader to meet measured nothing across nodes: that is no failed run.
     skipped = inter is None or all(o is RunOutcome.SKIPPED for o in shares.values())

@@ -11,7 +11,6 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 
 from advisor import limits
 from advisor.errors import UsageError
@@ -74,16 +73,6 @@ class LauncherEnv:
     def writes_report(self) -> bool:
         """One report per node: the node's first process writes it, the others leave it to that one."""
         return self.local_rank == 0
-
-    def to_json(self, *, identify: bool = False) -> dict[str, Any]:
-        """JSON form; host names and addresses only with `identify`."""
-        return {
-            "launcher": self.launcher.value, "rank": self.rank, "world_size": self.world_size,
-            "local_rank": self.local_rank, "node_index": self.node_index, "node_count": self.node_count,
-            "node_name": self.node_name if identify else None,
-            "leader_addr": self.leader_addr if identify else None,
-            "leader_port": self.leader_port, "variables": list(self.variables),
-        }
 
 
 def node_file_name(node_index: int) -> str:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Literal
+from typing import Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, computed_field
 
-SCHEMA = "fwadvisor.fleet/1"
+from advisor.evidence.bench.collective_model import SideBySideRow
+
+SCHEMA: Final = "fwadvisor.fleet/1"
 
 
 class _M(BaseModel):
@@ -115,17 +117,9 @@ class Finding(_M):
     reason: str | None = None
 
 
-class AllReduceRow(_M):
+class AllReduceRow(SideBySideRow):
     """One message size: the intra-node run beside the inter-node one, nccl-tests' figures (GB/s of 1e9 bytes)."""
 
-    bytes: int
-    intra_time_us: float | None = None
-    intra_algbw_GBps: float | None = None  # noqa: N815 - the unit is part of the name
-    intra_busbw_GBps: float | None = None  # noqa: N815
-    inter_time_us: float | None = None
-    inter_algbw_GBps: float | None = None  # noqa: N815
-    inter_busbw_GBps: float | None = None  # noqa: N815
-    inter_over_intra_busbw: float | None = None
     flagged: bool = Field(False, description="a row whose samples spread widely, were few, or reduced wrongly")
 
 
@@ -157,9 +151,11 @@ class FleetSummary(_M):
     slow_threshold_pct: float
     allreduce: FleetAllReduce | None = None
 
-    def to_json(self) -> dict[str, object]:
-        """The JSON form, generated from the model, under its schema name."""
-        return {"schema": SCHEMA, **self.model_dump(mode="json")}
+    @computed_field(alias="schema")  # type: ignore[prop-decorator]
+    @property
+    def schema_id(self) -> Literal["fwadvisor.fleet/1"]:
+        """The document's schema id (`schema` in the JSON; BaseModel keeps the name `schema` for itself)."""
+        return SCHEMA
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> FleetSummary:

@@ -12,6 +12,9 @@ import difflib
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from advisor.errors import ProfileError
 from advisor.knowledge.base import KnowledgeBase
@@ -28,18 +31,21 @@ WEIGHT_SCALE_MAX = 5.0
 SWAMPED_SHARE = 0.5
 
 
-@dataclass(frozen=True)
-class EffectiveWeight:
-    """One criterion's weight: on the 0-5 scale, as a share of the total, and who set it."""
+#: Who set a weight: the profile, the scenario preset, both (a preset weight the profile restated), pairwise
+#: judgements, or nobody (every criterion equal).
+WeightSource = Literal["profile", "scenario", "scenario+profile", "pairwise", "equal"]
 
-    criterion: str
-    value: float  # on the 0-5 scale (pairwise: the AHP share times 5)
-    share: float  # normalised: all shares sum to 1
-    source: str  # "profile", "scenario", "pairwise" or "equal"
 
-    def to_json(self) -> dict[str, object]:
-        """JSON form for the report and `profile check --json`."""
-        return {"value": self.value, "share": self.share, "source": self.source}
+class EffectiveWeight(BaseModel):
+    """One criterion's weight on the 0-5 scale, its share of the total and who set it."""
+
+    # The report's `profile.effective_weights` and `profile check --json` carry it keyed by criterion.
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    value: float = Field(ge=0)  # on the 0-5 scale (pairwise: the AHP share times 5)
+    share: float = Field(ge=0, le=1)  # normalised: all shares sum to 1
+    source: WeightSource
 
 
 @dataclass(frozen=True)
@@ -49,13 +55,13 @@ class ResolvedProfile:
     profile: Profile
     scenario: str | None
     weights: dict[str, float]  # weights on the 0-5 scale, every criterion present (0 where not weighted)
-    weight_source: str  # "profile", "scenario", "scenario+profile", "pairwise" or "equal"
+    weight_source: WeightSource
     constraints: Constraints
     policies: tuple[str, ...]  # ids of overlay-pack policies whose constraints were added
     frameworks: tuple[str, ...]  # the frameworks to consider
     ahp: AhpResult | None = None
     warnings: list[str] = field(default_factory=list)
-    weight_origin: dict[str, str] = field(default_factory=dict)  # criterion -> who set its weight
+    weight_origin: dict[str, WeightSource] = field(default_factory=dict)  # criterion -> who set its weight
     #: The team's domains: the profile's, or where it names none, the scenario preset's (a list or {domain: weight}).
     domains: list[str] | dict[str, float] = field(default_factory=list)
 
@@ -77,7 +83,7 @@ class ResolvedProfile:
         """Per criterion: the value on the 0-5 scale, its share of the total and who set it."""
         norm = self.normalized_weights
         return {
-            c: EffectiveWeight(c, w, norm[c], self.weight_origin.get(c, self.weight_source))
+            c: EffectiveWeight(value=w, share=norm[c], source=self.weight_origin.get(c, self.weight_source))
             for c, w in self.weights.items()
         }
 
@@ -184,7 +190,8 @@ def resolve_profile(profile: Profile, kb: KnowledgeBase, *, scenario: str | None
     _check_references(profile, kb)
 
     ahp: AhpResult | None = None
-    origin: dict[str, str] = {}
+    origin: dict[str, WeightSource] = {}
+    source: WeightSource
     if profile.pairwise is not None:
         if not profile.pairwise:
             raise profile.fail(("pairwise",), "pairwise needs at least one judgement [a, b, x]")

@@ -7,13 +7,12 @@ import socket
 from typing import TYPE_CHECKING, Any
 
 from advisor import __version__
-from advisor.jsonio import json_text
+from advisor.jsonio import json_text, model_json
 from advisor.knowledge.base import KnowledgeBase
 from advisor.privacy import scrub
 from advisor.profile import WEIGHT_SCALE_MAX, profile_to_json
 from advisor.report.models import (
     Ahp,
-    EffectiveWeightModel,
     Knowledge,
     Machine,
     Method,
@@ -76,9 +75,9 @@ def build_report(
     if identify and hostname is None:
         hostname = socket.gethostname()
     # The report file is an edge: the evidence is written as JSON here, and scrubbed unless --identify.
-    probe_json = None if probe is None else probe.to_json()
-    bench_json = None if bench is None else bench.to_json()
-    allreduce_json = None if allreduce is None else allreduce.to_json()
+    probe_json = None if probe is None else model_json(probe)
+    bench_json = None if bench is None else model_json(bench)
+    allreduce_json = None if allreduce is None else model_json(allreduce)
     if not identify:
         hostname = None
         probe_json, bench_json = anonymise(probe_json), anonymise(bench_json)
@@ -113,7 +112,7 @@ def build_report(
         profile=ProfileSection(
             source=profile_source,
             scenario=r.scenario,
-            weight_source=r.weight_source,  # type: ignore[arg-type]
+            weight_source=r.weight_source,
             weights=r.weights,
             normalized_weights=r.normalized_weights,
             constraints=cons,
@@ -130,10 +129,7 @@ def build_report(
             else None,
             weight_scale=f"0-{WEIGHT_SCALE_MAX:g} importance; scenario presets scaled so their largest weight is "
             f"{WEIGHT_SCALE_MAX:g}",
-            effective_weights={
-                c: EffectiveWeightModel(**e.to_json())  # type: ignore[arg-type]
-                for c, e in r.effective_weights.items()
-            },
+            effective_weights=r.effective_weights,
         ),
         method=Method(),
         ranking=ranking,

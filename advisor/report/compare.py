@@ -122,10 +122,6 @@ class Comparison(_M):
         """A, B, C, ... in report order."""
         return [r.label for r in self.reports]
 
-    def to_json(self) -> dict[str, object]:
-        """The JSON form (`fwadvisor.compare/1`)."""
-        return self.model_dump(mode="json", by_alias=True)
-
 
 def labels_for(count: int) -> list[str]:
     """A..Z, then AA, AB, ...: short, and never a prefix-cut of a longer name."""

@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from advisor.profile.resolve import EffectiveWeight, WeightSource
 from advisor.report.words import warning_words
 from advisor.report_evidence import AllReduceShape, BenchShape, ProbeShape
 from advisor.scoring.advice import Recommendation
@@ -81,7 +82,7 @@ class ProfileSection(_M):
 
     source: str
     scenario: str | None
-    weight_source: Literal["profile", "scenario", "scenario+profile", "pairwise", "equal"]
+    weight_source: WeightSource
     weights: dict[str, float]
     normalized_weights: dict[str, float]
     constraints: dict[str, list[str] | bool]
@@ -90,15 +91,7 @@ class ProfileSection(_M):
     as_written: dict[str, Any]
     ahp: Ahp | None = None
     weight_scale: str | None = Field(default=None, description="the scale weights are read on (docs/scoring.md)")
-    effective_weights: dict[str, EffectiveWeightModel] | None = None
-
-
-class EffectiveWeightModel(_M):
-    """One criterion's weight on the 0-5 scale, its share of the total and who set it."""
-
-    value: float = Field(ge=0)
-    share: float = Field(ge=0, le=1)
-    source: Literal["profile", "scenario", "scenario+profile", "pairwise", "equal"]
+    effective_weights: dict[str, EffectiveWeight] | None = None
 
 
 class NoteCodeModel(_M):

@@ -44,7 +44,7 @@ def _member(view: MemberView) -> MemberSection:
         label=view.member.label,
         file=_path(view.member.path),
         input="pairwise" if view.member.kind == "pairwise" else "weights",
-        weight_source=r.weight_source,  # type: ignore[arg-type]
+        weight_source=r.weight_source,
         scenario=r.scenario,
         normalized_weights=r.normalized_weights,
         ahp=Ahp(

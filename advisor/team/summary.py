@@ -3,24 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Annotated, Any, Final, Literal
 
-from advisor.checklist import Checklist, checklist_document
+from pydantic import Field, computed_field
+from pydantic.dataclasses import dataclass as model
 
-SCHEMA = "fwadvisor.team/1"
+from advisor.checklist import Checklist, Need
+
+SCHEMA: Final = "fwadvisor.team/1"
 
 
-@dataclass(frozen=True)
+@model(frozen=True)
 class Skipped:
     """A file that was not used, and why."""
 
     path: str
     reason: str
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON form."""
-        return {"path": self.path, "reason": self.reason}
 
 
 @dataclass(frozen=True)
@@ -32,14 +31,15 @@ class LoadedReport:
     warnings: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@model(frozen=True)
 class MachineEntry:
-    """One machine in the team summary."""
+    """One machine in the team summary; its JSON carries the checklist whole and its `needs` beside it."""
 
     label: str
     path: str
     machine: Mapping[str, Any]
-    framework_status: Mapping[str, Any]  # installed/version as this machine's probe saw it
+    # installed/version as this machine's probe saw it
+    framework_status: Annotated[Mapping[str, Any], Field(serialization_alias="framework")]
     accelerator: Mapping[str, Any]  # {"status": yes|after_install|needs_upgrade|no|unknown, "detail"}
     benchmarks: tuple[Mapping[str, Any], ...]
     recommendation: str | None
@@ -47,52 +47,32 @@ class MachineEntry:
     checklist: Checklist
     warnings: tuple[str, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
-        """JSON form."""
-        return {
-            "label": self.label,
-            "path": self.path,
-            "machine": dict(self.machine),
-            "framework": dict(self.framework_status),
-            "accelerator": dict(self.accelerator),
-            "needs": checklist_document(self.checklist)["needs"],
-            "benchmarks": [dict(b) for b in self.benchmarks],
-            "recommendation": self.recommendation,
-            "knowledge_version": self.knowledge_version,
-            "warnings": list(self.warnings),
-            "checklist": checklist_document(self.checklist),
-        }
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def needs(self) -> tuple[Need, ...]:
+        """What this machine needs before the framework runs there (the checklist's own `needs`)."""
+        return self.checklist.needs
 
 
-@dataclass(frozen=True)
+@model(frozen=True)
 class TeamSummary:
-    """The merged view of the team's machines for one framework."""
+    """The merged view of the team's machines for one framework; its JSON is `fwadvisor.team/1`."""
 
     framework: str
     framework_name: str
-    from_framework: str | None
+    from_framework: Annotated[str | None, Field(serialization_alias="from")]
     chosen_by: str
     machines: tuple[MachineEntry, ...]
     skipped: tuple[Skipped, ...]
     warnings: tuple[str, ...]
     knowledge_version: str
     files_read: int = 0
-    extra: Mapping[str, Any] = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, Any]:
-        """The JSON form (`fwadvisor.team/1`)."""
-        return {
-            "schema": SCHEMA,
-            "framework": self.framework,
-            "framework_name": self.framework_name,
-            "from": self.from_framework,
-            "chosen_by": self.chosen_by,
-            "knowledge_version": self.knowledge_version,
-            "files_read": self.files_read,
-            "machines": [m.to_json() for m in self.machines],
-            "skipped": [s.to_json() for s in self.skipped],
-            "warnings": list(self.warnings),
-        }
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def schema(self) -> Literal["fwadvisor.team/1"]:
+        """The document's schema id."""
+        return SCHEMA
 
     def to_markdown(self) -> str:
         """A readable summary: machines side by side, then one checklist per framework (`merge_markdown`)."""

@@ -44,15 +44,23 @@ def _attr(module: str, name: str) -> Any:
         raise Unavailable(f"{module}.{name} is not available") from exc
 
 
+def _is_model(obj: Any) -> bool:
+    """Whether `obj` is a pydantic model or pydantic dataclass (its JSON form is generated: `model_json`)."""
+    return getattr(type(obj), "__pydantic_serializer__", None) is not None
+
+
 def _json(obj: Any) -> dict[str, Any]:
-    """The JSON form of a core result (dataclass with to_json, or already a dict)."""
+    """The JSON form of a core result (a model, a dataclass with to_json, or already a dict)."""
     if isinstance(obj, dict):
         return obj
+    if _is_model(obj):
+        data: dict[str, Any] = _attr("advisor.jsonio", "model_json")(obj)
+        return data
     to_json = getattr(obj, "to_json", None)
     if callable(to_json):
-        data = to_json()
-        if isinstance(data, dict):
-            return data
+        result = to_json()
+        if isinstance(result, dict):
+            return result
     raise Unavailable(f"unexpected result type {type(obj).__name__} from the core")
 
 
@@ -116,8 +124,7 @@ def event_json(event: Any) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for name in event.__dataclass_fields__:
             value = getattr(event, name)
-            to_json = getattr(value, "to_json", None)
-            out[name] = to_json() if callable(to_json) else value
+            out[name] = _json(value) if _is_model(value) else value
         return out
     return {}
 

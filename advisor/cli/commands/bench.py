@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     from advisor.cli.output import console, emit_text, write_file
     from advisor.errors import OutputError
     from advisor.evidence.bench import run_bench
-    from advisor.jsonio import json_text
+    from advisor.jsonio import json_text, model_json
     from advisor.privacy import scrub
 
     if args.allreduce:
@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
         )
 
     report = signals.run_cancellable(work, name="fwadvisor-bench")
-    data = scrub(report.to_json(), drop_keys=False, hide=rendezvous_names(args))
+    data = scrub(model_json(report), drop_keys=False, hide=rendezvous_names(args))
     text = json_text(data)
     # The file is written first (rendering can fail: a closed pipe, a terminal gone), and a --save that fails
     # is rescued to the user data folder and reported after the figures have been shown.

@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     from advisor.cli.signals import run_cancellable
     from advisor.evidence.bench.collective import Leader, run_allreduce, run_loopback
     from advisor.evidence.bench.collective_model import RunOutcome
-    from advisor.jsonio import json_text
+    from advisor.jsonio import json_text, model_json
     from advisor.privacy import scrub
 
     plan = plan_of(args)
@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
     # As in `bench`: the signal handlers end every child in the main thread; the cancel event stops the rest.
     report = run_cancellable(work, name="fwadvisor-allreduce")
     # As bench's JSON: no home folder, user or host name, and the leader's name hidden (ranks' errors quote it).
-    text = json_text(scrub(report.to_json(), drop_keys=False, hide=hide))
+    text = json_text(scrub(model_json(report), drop_keys=False, hide=hide))
     if args.save:
         write_file(args.save, text, what="all-reduce JSON", rescue="allreduce")
     if args.json:
@@ -143,11 +143,11 @@ def render(report: Any) -> Any:
         flagged = flagged or bool(row and row.warnings)
         return fmt(value) + (" !" if row and row.warnings else "")
 
-    for row in report.side_by_side():
-        n = row["bytes"]
-        table.add_row(_size(n), mark(report.intra, n, row["intra_time_us"]), fmt(row["intra_busbw_GBps"]),
-                      mark(report.inter, n, row["inter_time_us"]), fmt(row["inter_busbw_GBps"]),
-                      fmt(row["inter_over_intra_busbw"]))
+    for row in report.side_by_side:
+        n = row.bytes
+        table.add_row(_size(n), mark(report.intra, n, row.intra_time_us), fmt(row.intra_busbw_GBps),
+                      mark(report.inter, n, row.inter_time_us), fmt(row.inter_busbw_GBps),
+                      fmt(row.inter_over_intra_busbw))
     lines: list[Any] = [table]
     if flagged:
         lines.append(styled(("! the samples spread widely, too few were taken or a result was wrong (see the "

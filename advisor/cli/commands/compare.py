@@ -155,9 +155,9 @@ def run(args: argparse.Namespace) -> int:
         emit_text(to_csv(reports_rows([(names[f], r) for f, r in reports])))
         return 0
     if args.json:
-        from advisor.jsonio import json_text
+        from advisor.jsonio import json_text, model_json
 
-        emit_text(json_text(comparison.to_json()))
+        emit_text(json_text(model_json(comparison)))
         return 0
     out = console()
     for part in render(comparison, args.all):

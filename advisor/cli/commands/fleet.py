@@ -266,8 +266,9 @@ def run_summary(args: argparse.Namespace) -> int:
 def _emit(args: argparse.Namespace, summary: Any) -> None:
     from advisor.cli.fleet_text import summary_markdown
     from advisor.cli.output import emit_document
+    from advisor.jsonio import model_json
 
-    emit_document(args, summary.to_json(), summary_markdown(summary), rescue="fleet-summary")
+    emit_document(args, model_json(summary), summary_markdown(summary), rescue="fleet-summary")
 
 
 def run(args: argparse.Namespace) -> int:

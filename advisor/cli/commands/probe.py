@@ -53,10 +53,10 @@ def run(args: argparse.Namespace) -> int:
             fresh=args.fresh,
         )
     from advisor.cli.output import emit_text
-    from advisor.jsonio import json_text
+    from advisor.jsonio import json_text, model_json
     from advisor.privacy import scrub
 
-    data = report.to_json()
+    data = model_json(report)
     if not args.identify:
         data = scrub(data, drop_keys=False)  # the probe leaves names out already; this catches what slips in
     if args.json:

@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         "weight_source": resolved.weight_source,
         "weights": resolved.normalized_weights,
         "weight_scale": f"0-{WEIGHT_SCALE_MAX:g}",
-        "effective_weights": {c: e.to_json() for c, e in effective.items()},
+        "effective_weights": {c: e.model_dump(mode="json") for c, e in effective.items()},
         "constraints": resolved.constraints.model_dump(mode="json"),
         "frameworks": list(resolved.frameworks),
         "consistency_ratio": resolved.ahp.consistency_ratio if resolved.ahp else None,

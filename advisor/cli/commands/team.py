@@ -66,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
         kb, args.reports, framework=args.framework, from_framework=args.from_framework, targets=args.target
     )
     from advisor.cli.output import emit_document, warn
+    from advisor.jsonio import model_json
 
     for skipped in summary.skipped:
         warn(f"skipped {skipped.path}: {skipped.reason}")  # the user's own terminal: the path as they gave it
@@ -76,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
 
         _emit_html(args, merge_html(summary, identify=args.identify), "team-summary")
     if args.html != "-":
-        emit_document(args, summary.to_json(), summary.to_markdown(), rescue="team-summary")
+        emit_document(args, model_json(summary), summary.to_markdown(), rescue="team-summary")
     return 0
 
 

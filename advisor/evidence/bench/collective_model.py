@@ -10,20 +10,23 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from enum import StrEnum
-from typing import Any, TypedDict
+from typing import Annotated, Any, Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, computed_field, field_serializer
+from pydantic.dataclasses import dataclass
 
 from advisor.errors import ReportError
-from advisor.evidence.bench.results import BenchWarning, BenchWarningCode
+from advisor.evidence.bench.results import BenchWarning, BenchWarningCode, WarningCode
 
-SCHEMA = "fwadvisor.collective/1"
+SCHEMA: Final = "fwadvisor.collective/1"
 #: A row whose samples spread wider than this share of their median is flagged `unstable` (gloo on a busy host).
 UNSTABLE_SPREAD = 0.25
 #: Fewer samples than this are flagged `few_samples`.
 MIN_SAMPLES = 3
 #: The units every figure of this module is given in (the JSON names carry them too).
-UNITS = {"bytes": "B", "time_us": "us", "algbw_GBps": "GB/s (1e9 bytes/s)", "busbw_GBps": "GB/s (1e9 bytes/s)"}
+UNITS: Final = {"bytes": "B", "time_us": "us", "algbw_GBps": "GB/s (1e9 bytes/s)", "busbw_GBps": "GB/s (1e9 bytes/s)"}
 
 
 class Scope(StrEnum):
@@ -52,6 +55,10 @@ class RunOutcome(StrEnum):
     MISSING = "missing"  # the framework is not installed
     SKIPPED = "skipped"  # nothing to measure (one device where the intra-node figure needs two)
 
+#: nccl-tests' definitions of the two bandwidths (doc/PERFORMANCE.md), written into every report.
+DEFINITIONS: Final = {"algbw": "S/t", "busbw": "algbw * 2(n-1)/n",
+                      "source": "https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md"}
+
 
 def bus_factor(ranks: int) -> float:
     """nccl-tests' all-reduce correction, 2(n-1)/n (0 for a single rank: nothing crosses a link)."""
@@ -60,9 +67,13 @@ def bus_factor(ranks: int) -> float:
 
 @dataclass(frozen=True)
 class SizeRow:
-    """One message size: the per-call times of every sample (the slowest rank's) and what follows from them."""
+    """One message size: the per-call times of every sample (the slowest rank's) and what follows from them.
 
-    nbytes: int
+    Its JSON names carry the units (`time_us`, `algbw_GBps`); the figures there are rounded and written from
+    the times, never read back.
+    """
+
+    nbytes: Annotated[int, Field(serialization_alias="bytes")]
     elements: int
     dtype: str
     ranks: int
@@ -113,15 +124,41 @@ class SizeRow:
                                     {"wrong": self.wrong}))
         return tuple(out)
 
-    def to_json(self) -> dict[str, Any]:
-        """The row with its figures, units in the names."""
-        return {
-            "bytes": self.nbytes, "elements": self.elements, "dtype": self.dtype, "ranks": self.ranks,
-            "iters": self.iters, "time_us": round(self.time_s * 1e6, 3), "algbw_GBps": round(self.algbw_GBps, 6),
-            "busbw_GBps": round(self.busbw_GBps, 6), "spread": round(self.spread, 4), "wrong": self.wrong,
-            "times_s": list(self.times_s), "warnings": [w.message for w in self.warnings],
-            "warning_codes": [w.code_json() for w in self.warnings],
-        }
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def time_us(self) -> float:
+        """The median per-call time in microseconds."""
+        return round(self.time_s * 1e6, 3)
+
+    @computed_field(alias="algbw_GBps")  # type: ignore[prop-decorator]
+    @property
+    def algbw_rounded(self) -> float:
+        """`algbw_GBps` as the file gives it."""
+        return round(self.algbw_GBps, 6)
+
+    @computed_field(alias="busbw_GBps")  # type: ignore[prop-decorator]
+    @property
+    def busbw_rounded(self) -> float:
+        """`busbw_GBps` as the file gives it."""
+        return round(self.busbw_GBps, 6)
+
+    @computed_field(alias="spread")  # type: ignore[prop-decorator]
+    @property
+    def spread_rounded(self) -> float:
+        """`spread` as the file gives it."""
+        return round(self.spread, 4)
+
+    @computed_field(alias="warnings")  # type: ignore[prop-decorator]
+    @property
+    def warning_sentences(self) -> list[str]:
+        """The warnings' sentences, for every reader of the file."""
+        return [w.message for w in self.warnings]
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def warning_codes(self) -> list[WarningCode]:
+        """Per warning, in the same order: its code and parameters (what programs read)."""
+        return [WarningCode(code=w.code.value, params=dict(w.params)) for w in self.warnings]
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SizeRow:
@@ -138,10 +175,6 @@ class RankReport:
     node: int | None
     state: RankState
     error: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        """The rank as JSON."""
-        return {"rank": self.rank, "node": self.node, "state": self.state.value, "error": self.error}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> RankReport:
@@ -170,6 +203,7 @@ class CollectiveRun:
     wall_s: float = 0.0
     node_rank: int | None = None  # the node this run was seen from; None once several nodes are merged
 
+    @computed_field  # type: ignore[prop-decorator]
     @property
     def world_size(self) -> int:
         """Ranks in all."""
@@ -184,15 +218,9 @@ class CollectiveRun:
         """The row of one message size."""
         return next((r for r in self.rows if r.nbytes == nbytes), None)
 
-    def to_json(self) -> dict[str, Any]:
-        """The run as JSON."""
-        return {
-            "framework": self.framework, "scope": self.scope.value, "outcome": self.outcome.value,
-            "nnodes": self.nnodes, "nproc_per_node": self.nproc_per_node, "world_size": self.world_size,
-            "backend": self.backend, "device": self.device, "version": self.version, "launcher": self.launcher,
-            "node_rank": self.node_rank, "error": self.error, "wall_s": round(self.wall_s, 3),
-            "rows": [r.to_json() for r in self.rows], "ranks": [r.to_json() for r in self.ranks],
-        }
+    @field_serializer("wall_s")
+    def _wall(self, value: float) -> float:
+        return round(value, 3)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> CollectiveRun:
@@ -237,17 +265,19 @@ def merge_nodes(runs: Sequence[CollectiveRun]) -> CollectiveRun:
                    backend=first.backend or next((r.backend for r in runs if r.backend), ""))
 
 
-class SideBySideRow(TypedDict):
+class SideBySideRow(BaseModel):
     """One message size of both runs: time (us), algorithm and bus bandwidth (GB/s), and the inter/intra ratio."""
 
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
     bytes: int
-    intra_time_us: float | None
-    intra_algbw_GBps: float | None
-    intra_busbw_GBps: float | None
-    inter_time_us: float | None
-    inter_algbw_GBps: float | None
-    inter_busbw_GBps: float | None
-    inter_over_intra_busbw: float | None
+    intra_time_us: float | None = None
+    intra_algbw_GBps: float | None = None  # noqa: N815 - the unit is part of the name
+    intra_busbw_GBps: float | None = None  # noqa: N815
+    inter_time_us: float | None = None
+    inter_algbw_GBps: float | None = None  # noqa: N815
+    inter_busbw_GBps: float | None = None  # noqa: N815
+    inter_over_intra_busbw: float | None = None
 
 
 @dataclass(frozen=True)
@@ -257,13 +287,33 @@ class AllReduceReport:
     framework: str
     intra: CollectiveRun | None
     inter: CollectiveRun | None
-    environment: Mapping[str, Any] = field(default_factory=dict)
+    environment: Mapping[str, Any] = Field(default_factory=dict)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def schema(self) -> Literal["fwadvisor.collective/1"]:
+        """The document's schema id."""
+        return SCHEMA
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def units(self) -> dict[str, str]:
+        """The unit of each figure."""
+        return dict(UNITS)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def definitions(self) -> dict[str, str]:
+        """How the bandwidths follow from the time (nccl-tests' definitions)."""
+        return dict(DEFINITIONS)
 
     @property
     def sizes(self) -> list[int]:
         """Every message size either run measured, in order."""
         return sorted({r.nbytes for run in (self.intra, self.inter) if run is not None for r in run.rows})
 
+    @computed_field  # type: ignore[prop-decorator]
+    @property
     def side_by_side(self) -> list[SideBySideRow]:
         """Per size: both runs' time and bandwidths, and inter-node bus bandwidth as a share of intra-node."""
         out: list[SideBySideRow] = []
@@ -271,29 +321,17 @@ class AllReduceReport:
             a = self.intra.row(nbytes) if self.intra else None
             b = self.inter.row(nbytes) if self.inter else None
             ratio = b.busbw_GBps / a.busbw_GBps if a and b and a.busbw_GBps > 0 else None
-            out.append({
-                "bytes": nbytes,
-                "intra_time_us": None if a is None else round(a.time_s * 1e6, 3),
-                "intra_algbw_GBps": None if a is None else round(a.algbw_GBps, 6),
-                "intra_busbw_GBps": None if a is None else round(a.busbw_GBps, 6),
-                "inter_time_us": None if b is None else round(b.time_s * 1e6, 3),
-                "inter_algbw_GBps": None if b is None else round(b.algbw_GBps, 6),
-                "inter_busbw_GBps": None if b is None else round(b.busbw_GBps, 6),
-                "inter_over_intra_busbw": None if ratio is None else round(ratio, 4),
-            })
+            out.append(SideBySideRow(
+                bytes=nbytes,
+                intra_time_us=None if a is None else round(a.time_s * 1e6, 3),
+                intra_algbw_GBps=None if a is None else round(a.algbw_GBps, 6),
+                intra_busbw_GBps=None if a is None else round(a.busbw_GBps, 6),
+                inter_time_us=None if b is None else round(b.time_s * 1e6, 3),
+                inter_algbw_GBps=None if b is None else round(b.algbw_GBps, 6),
+                inter_busbw_GBps=None if b is None else round(b.busbw_GBps, 6),
+                inter_over_intra_busbw=None if ratio is None else round(ratio, 4),
+            ))
         return out
-
-    def to_json(self) -> dict[str, Any]:
-        """The whole report: schema, units, both runs and the side-by-side rows."""
-        return {
-            "schema": SCHEMA, "framework": self.framework, "units": dict(UNITS),
-            "definitions": {"algbw": "S/t", "busbw": "algbw * 2(n-1)/n",
-                            "source": "https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md"},
-            "environment": dict(self.environment),
-            "intra": None if self.intra is None else self.intra.to_json(),
-            "inter": None if self.inter is None else self.inter.to_json(),
-            "side_by_side": self.side_by_side(),
-        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> AllReduceReport:

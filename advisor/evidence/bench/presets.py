@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-SCHEMA = "fwadvisor.bench/1"
+from typing import Final
+
+SCHEMA: Final = "fwadvisor.bench/1"
 #: Benchmarks in run order (the same list as probes/_presets.py's BENCHMARKS).
 BENCHMARKS = (
     "gemm", "elementwise", "dispatch", "conv", "train_mlp", "train_transformer", "infer_latency", "transfer",

@@ -5,7 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, TypedDict, cast
+from typing import Any, Literal, cast
+
+from pydantic import ConfigDict, Field, computed_field, field_serializer, with_config
+from pydantic.dataclasses import dataclass as model
+from typing_extensions import TypedDict  # pydantic reads typing.TypedDict only from Python 3.12
 
 from advisor.errors import ReportError
 from advisor.evidence.bench.presets import SCHEMA
@@ -22,6 +26,7 @@ def _opt_interval(v: Any) -> tuple[float, float] | None:
     return float(lo), float(hi)
 
 
+@with_config(ConfigDict(extra="allow"))  # a newer child may send more: kept as sent
 class MachineState(TypedDict, total=False):
     """The machine's state while a figure was measured, as a bench child sends it (probes/_machine.between).
 
@@ -84,6 +89,13 @@ class BenchWarning:
         return cls(BenchWarningCode.NOTE, str(item))
 
 
+class WarningCode(TypedDict):
+    """A warning's code and parameters, as a saved result's `warning_codes` carries them."""
+
+    code: str
+    params: dict[str, Any]
+
+
 def read_warnings(messages: Sequence[Any], codes: Sequence[Any] | None) -> tuple[BenchWarning, ...]:
     """A saved result's warnings: each sentence with its code (a file from before codes: code `note`)."""
     codes = list(codes or ())
@@ -95,9 +107,13 @@ def read_warnings(messages: Sequence[Any], codes: Sequence[Any] | None) -> tuple
     )
 
 
-@dataclass(frozen=True)
+@model(frozen=True)
 class Measurement:
-    """One figure, self-describing: what ran where, the value, its spread and the environment it came from."""
+    """One figure, self-describing: what ran where, the value, its spread and the environment it came from.
+
+    Its JSON form is one entry of the bench schema's `results`: `warnings` as their sentences, and beside them
+    `warning_codes`, the same warnings' codes and parameters (what programs read).
+    """
 
     framework: str
     device: str
@@ -107,7 +123,7 @@ class Measurement:
     value: float
     unit: str
     higher_is_better: bool
-    params: Mapping[str, Any] = field(default_factory=dict)
+    params: Mapping[str, Any] = Field(default_factory=dict)
     median_s: float | None = None
     iqr_s: float | None = None
     min_s: float | None = None
@@ -115,12 +131,22 @@ class Measurement:
     compile_s: float | None = None
     pct_of_peak: float | None = None
     warnings: tuple[BenchWarning, ...] = ()
-    environment: Mapping[str, Any] = field(default_factory=dict)
+    environment: Mapping[str, Any] = Field(default_factory=dict)
     device_name: str = ""
     times_s: tuple[float, ...] = ()
     ci: tuple[float, float] | None = None  # 95% confidence interval of the value (see bench/stats.py)
-    machine: MachineState = field(default_factory=lambda: MachineState())  # state while it was measured
+    machine: MachineState = Field(default_factory=lambda: MachineState())  # state while it was measured
     rounds: int = 1
+
+    @field_serializer("warnings")
+    def _sentences(self, value: tuple[BenchWarning, ...]) -> list[str]:
+        return [w.message for w in value]
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def warning_codes(self) -> list[WarningCode]:
+        """Per warning, in the same order: its code and parameters."""
+        return [WarningCode(code=w.code.value, params=dict(w.params)) for w in self.warnings]
 
     @property
     def rel_iqr(self) -> float | None:
@@ -133,20 +159,6 @@ class Measurement:
     def key(self) -> str:
         """framework/device/benchmark/variant: unique within one report."""
         return f"{self.framework}/{self.device}/{self.benchmark}/{self.variant}"
-
-    def to_json(self) -> dict[str, Any]:
-        """The contract's result object."""
-        return {
-            "framework": self.framework, "device": self.device, "device_name": self.device_name,
-            "benchmark": self.benchmark, "variant": self.variant, "params": dict(self.params),
-            "metric": self.metric, "value": self.value, "unit": self.unit,
-            "higher_is_better": self.higher_is_better, "median_s": self.median_s, "iqr_s": self.iqr_s,
-            "min_s": self.min_s, "samples": self.samples, "compile_s": self.compile_s,
-            "pct_of_peak": self.pct_of_peak, "warnings": [w.message for w in self.warnings],
-            "warning_codes": [w.code_json() for w in self.warnings],
-            "environment": dict(self.environment), "times_s": list(self.times_s),
-            "ci": None if self.ci is None else list(self.ci), "machine": dict(self.machine), "rounds": self.rounds,
-        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Measurement:
@@ -176,7 +188,7 @@ class Measurement:
             raise ReportError(f"bad benchmark result: {exc!r}", field="benchmarks.results") from exc
 
 
-@dataclass(frozen=True)
+@model(frozen=True)
 class BenchFailure:
     """A benchmark that produced no figure, and why (missing, skipped, crashed, timed_out, error, ...)."""
 
@@ -185,11 +197,6 @@ class BenchFailure:
     device: str | None
     outcome: str
     error: str
-
-    def to_json(self) -> dict[str, Any]:
-        """The contract's failure object."""
-        return {"framework": self.framework, "benchmark": self.benchmark, "device": self.device,
-                "outcome": self.outcome, "error": self.error}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BenchFailure:
@@ -215,24 +222,20 @@ class BenchEvent:
     failure: BenchFailure | None = None
 
 
-@dataclass(frozen=True)
+@model(frozen=True)
 class BenchReport:
-    """A whole run: its preset, wall time, environment, figures and failures."""
+    """A whole run: its preset, wall time, environment, figures and failures (the report's `benchmarks`)."""
 
     preset: str
     wall_s: float
     environment: Mapping[str, Any]
     results: tuple[Measurement, ...]
     failures: tuple[BenchFailure, ...]
+    schema: Literal["fwadvisor.bench/1"] = Field(default=SCHEMA, kw_only=True)
 
-    def to_json(self) -> dict[str, Any]:
-        """The `benchmarks` section of the report schema."""
-        return {
-            "schema": SCHEMA, "preset": self.preset, "wall_s": round(self.wall_s, 3),
-            "environment": dict(self.environment),
-            "results": [m.to_json() for m in self.results],
-            "failures": [f.to_json() for f in self.failures],
-        }
+    @field_serializer("wall_s")
+    def _wall(self, value: float) -> float:
+        return round(value, 3)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BenchReport:

@@ -14,26 +14,25 @@ import platform
 import shutil
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import Field
+from pydantic.dataclasses import dataclass as model
 
-@dataclass
+
+@model
 class AcceleratorStatus:
-    """Whether one kind of accelerator is present, and what showed it."""
+    """Whether one kind of accelerator is present, and what showed it (one entry of the probe's `accelerators`)."""
 
     present: bool
     detail: str
-    evidence: list[str] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON form."""
-        return asdict(self)
+    evidence: list[str] = Field(default_factory=list)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> AcceleratorStatus:
-        """Inverse of `to_json`."""
+        """A saved entry (an older or hand-written one may lack `detail` or `evidence`)."""
         return cls(bool(data.get("present")), str(data.get("detail", "")), list(data.get("evidence") or []))
 
 

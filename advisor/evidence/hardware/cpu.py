@@ -12,9 +12,11 @@ import os
 import platform
 import re
 import sys
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+
+from pydantic import Field
+from pydantic.dataclasses import dataclass
 
 from advisor.evidence.hardware import cgroup
 from advisor.evidence.hardware.saved import known_fields
@@ -41,10 +43,6 @@ class CacheLevel:
     size_bytes: int
     shared_by_cpus: int
 
-    def to_json(self) -> dict[str, Any]:
-        """JSON form."""
-        return asdict(self)
-
 
 @dataclass(frozen=True)
 class PeakEstimate:
@@ -63,21 +61,15 @@ class PeakEstimate:
     bf16_source: str | None
     assumptions: tuple[str, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
-        """JSON form."""
-        data = asdict(self)
-        data["assumptions"] = list(self.assumptions)
-        return data
-
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> PeakEstimate:
-        """Inverse of `to_json`."""
+        """A saved estimate."""
         return cls(**{**data, "assumptions": tuple(data.get("assumptions") or ())})
 
 
 @dataclass
 class CpuInfo:
-    """What the CPU is and how much of it this process may use."""
+    """What the CPU is and how much of it this process may use (the probe's `cpu` section)."""
 
     vendor: str
     model: str
@@ -91,24 +83,17 @@ class CpuInfo:
     base_mhz: float | None
     max_mhz: float | None
     current_mhz: float | None
-    caches: list[CacheLevel] = field(default_factory=list)
-    flags: list[str] = field(default_factory=list)
+    caches: list[CacheLevel] = Field(default_factory=list)
+    flags: list[str] = Field(default_factory=list)
     numa_nodes: int | None = None
     family: int | None = None
     model_number: int | None = None
     peak: PeakEstimate | None = None
     source: str = "unknown"  # where the facts came from: "linux-sysfs" or "py-cpuinfo"
 
-    def to_json(self) -> dict[str, Any]:
-        """JSON form (the probe schema's `cpu` section)."""
-        data = asdict(self)
-        data["caches"] = [c.to_json() for c in self.caches]
-        data["peak"] = self.peak.to_json() if self.peak else None
-        return data
-
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> CpuInfo:
-        """Inverse of `to_json`."""
+        """A saved `cpu` section; a field an older probe lacks is unknown (see `advisor.evidence.hardware.saved`)."""
         fields_ = known_fields(cls, data)
         if fields_["usable_cores"] is None:  # an older probe without it: all the cores it saw
             fields_["usable_cores"] = int(data.get("logical_cores") or 1)

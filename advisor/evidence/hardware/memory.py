@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+import dataclasses
 from typing import Any
+
+from pydantic.dataclasses import dataclass
 
 from advisor.evidence.hardware import cgroup
 
@@ -18,14 +20,10 @@ class MemoryInfo:
     swap_total_bytes: int | None
     effective_bytes: int | None  # min(total, cgroup limit): what a job may really use
 
-    def to_json(self) -> dict[str, Any]:
-        """JSON form (the probe schema's `memory` section)."""
-        return asdict(self)
-
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> MemoryInfo:
-        """Inverse of `to_json`."""
-        return cls(**{k: data.get(k) for k in cls.__dataclass_fields__})
+        """A saved `memory` section; a figure it lacks is unknown."""
+        return cls(**{f.name: data.get(f.name) for f in dataclasses.fields(cls)})
 
 
 def probe_memory() -> MemoryInfo:

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, field
 from typing import Any
+
+from pydantic import Field
+from pydantic.dataclasses import dataclass
 
 from advisor.evidence.hardware.nvidia_topology import Topology, topology
 from advisor.evidence.hardware.saved import known_fields
@@ -34,10 +36,6 @@ class NvLink:
     remote_pci_bus_id: str | None
     remote_index: int | None  # NVML index of the peer GPU, None for an NVSwitch or unknown peer
     remote_type: str | None = None  # "gpu", "switch", "ibmnpu" or None when NVML does not say
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON form."""
-        return asdict(self)
 
 
 @dataclass
@@ -61,7 +59,7 @@ class GpuDevice:
     pcie_width_max: int | None = None
     pcie_gen_current: int | None = None
     pcie_width_current: int | None = None
-    nvlinks: list[NvLink] = field(default_factory=list)
+    nvlinks: list[NvLink] = Field(default_factory=list)
     mig_mode: str | None = None  # "enabled", "disabled", None when not supported
     mig_devices: int | None = None
     utilization_gpu_pct: int | None = None
@@ -72,12 +70,6 @@ class GpuDevice:
     # (TF32, bf16, fp8) differ by generation and are not derived here.
     peak_fp32_gflops: float | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        """JSON form."""
-        data = asdict(self)
-        data["nvlinks"] = [n.to_json() for n in self.nvlinks]
-        return data
-
     def peak_formula(self) -> str | None:
         """How `peak_fp32_gflops` was estimated, with every input named."""
         if self.peak_fp32_gflops is None:
@@ -87,7 +79,7 @@ class GpuDevice:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GpuDevice:
-        """Inverse of `to_json`."""
+        """A saved device; a field an older probe lacks is unknown (see `advisor.evidence.hardware.saved`)."""
         fields_ = known_fields(cls, data)
         fields_["nvlinks"] = [NvLink(**n) for n in data.get("nvlinks") or []]
         return cls(**fields_)
@@ -95,11 +87,11 @@ class GpuDevice:
 
 @dataclass
 class GpuReport:
-    """The NVIDIA section of the probe: an outcome, a plain message and the devices."""
+    """The NVIDIA section of the probe (its `gpus`): an outcome, a plain message and the devices."""
 
     status: str  # ok | no_library | no_driver | no_gpu | error
     message: str
-    devices: list[GpuDevice] = field(default_factory=list)
+    devices: list[GpuDevice] = Field(default_factory=list)
     driver_version: str | None = None
     cuda_driver_version: str | None = None  # the newest CUDA the driver supports, e.g. "12.4"
     nvml_version: str | None = None
@@ -107,15 +99,9 @@ class GpuReport:
     cuda_order_basis: str | None = None  # how cuda_index was decided
     topology: Topology | None = None  # `nvidia-smi topo -m` as data
 
-    def to_json(self) -> dict[str, Any]:
-        """JSON form (the probe schema's `gpus` section)."""
-        data = asdict(self)
-        data["devices"] = [d.to_json() for d in self.devices]
-        return data
-
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GpuReport:
-        """Inverse of `to_json`."""
+        """A saved `gpus` section; a field an older probe lacks is unknown."""
         fields_ = known_fields(cls, data)
         # A device without its NVML index (a hand-written probe) takes its place in the list.
         fields_["devices"] = [GpuDevice.from_json({"index": i, **d}) for i, d in enumerate(data.get("devices") or [])]

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any
+
+from typing_extensions import TypedDict  # pydantic reads typing.TypedDict only from Python 3.12
 
 if TYPE_CHECKING:
     from advisor.evidence.hardware.nvidia import GpuDevice

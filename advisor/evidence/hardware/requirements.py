@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
+
+from pydantic.dataclasses import dataclass
 
 if TYPE_CHECKING:
     from advisor.evidence.hardware.nvidia import GpuReport
@@ -30,13 +31,9 @@ class Requirement:
     ok: bool | None
     detail: str
 
-    def to_json(self) -> dict[str, Any]:
-        """JSON form."""
-        return asdict(self)
-
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Requirement:
-        """Inverse of `to_json`."""
+        """A saved requirement (one entry of the probe's `requirements`)."""
         return cls(str(data["framework"]), str(data["check"]), data.get("ok"), str(data.get("detail", "")))
 
 

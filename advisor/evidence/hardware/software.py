@@ -15,10 +15,12 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
 from importlib import metadata
 from pathlib import Path
 from typing import Any
+
+from pydantic import Field
+from pydantic.dataclasses import dataclass
 
 from advisor.evidence.hardware.saved import known_fields
 from advisor.privacy import IDENTIFYING_ENV, RECORDED_ENV, recorded_env
@@ -36,14 +38,10 @@ class CudaToolkit:
     source: str  # "nvcc --version" or "<root>/version.json"
     path: str | None = None  # only with --identify
 
-    def to_json(self) -> dict[str, Any]:
-        """JSON form."""
-        return asdict(self)
-
 
 @dataclass
 class SoftwareInfo:
-    """The software this probe ran under."""
+    """The software this probe ran under (the probe's `software` section)."""
 
     os: str
     kernel: str | None
@@ -54,20 +52,14 @@ class SoftwareInfo:
     pip: str | None
     cuda_toolkit: CudaToolkit | None
     cudnn: str | None
-    env: dict[str, str] = field(default_factory=dict)
+    env: dict[str, str] = Field(default_factory=dict)
     hostname: str | None = None  # only with --identify
     user: str | None = None  # only with --identify
     python_executable: str | None = None  # only with --identify
 
-    def to_json(self) -> dict[str, Any]:
-        """JSON form (the probe schema's `software` section)."""
-        data = asdict(self)
-        data["cuda_toolkit"] = self.cuda_toolkit.to_json() if self.cuda_toolkit else None
-        return data
-
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SoftwareInfo:
-        """Inverse of `to_json`."""
+        """A saved `software` section; a field an older probe lacks is unknown."""
         fields_ = known_fields(cls, data)
         fields_["cuda_toolkit"] = CudaToolkit(**data["cuda_toolkit"]) if data.get("cuda_toolkit") else None
         return cls(**fields_)
