@@ -7,11 +7,21 @@ import typing
 from typing import Any
 
 import pytest
-from _scoring_support import ROOT
+from _scoring_support import ROOT, run_cli
 from pydantic import BaseModel
 
 from advisor.report import Report, load_report
-from advisor.report.words import _DIFFER_RULES, fragility_statement, team_warning_words, warning_sentence, warning_words
+from advisor.report.models import ReportExclusion
+from advisor.report.words import (
+    _DIFFER_RULES,
+    exclusion_cause_words,
+    exclusion_reasons,
+    fragility_statement,
+    team_warning_words,
+    warning_sentence,
+    warning_words,
+)
+from advisor.scoring.constraints import ExclusionCause, ExclusionCode
 from advisor.scoring.engine import AssessmentWarning, WarningCode
 from advisor.team.decision_schema import DocTeamWarning, TeamDecisionDoc
 from advisor.team.fragility import Flip, Fragility, FragilityCode
@@ -105,6 +115,92 @@ def test_every_team_warning_code_has_words() -> None:
             _worded(team_warning_words(TeamWarning(code=code, params=clean, field=field)), code)
 
 
+#: Parameters as constraints.py writes them, one set per code, and the words scoring used to write for them.
+EXCLUSION_PARAMS: dict[ExclusionCode, tuple[dict[str, str], str]] = {
+    ExclusionCode.NOT_CONSIDERED: ({}, "not in the profile's list of frameworks to consider"),
+    ExclusionCode.EXCLUDED: ({}, "excluded by profile"),
+    ExclusionCode.HARDWARE: ({"hardware": "huawei_ascend", "framework": "JAX", "support": "none"},
+                             "must run on huawei_ascend (profile): JAX's support is 'none'"),
+    ExclusionCode.NO_ROUTE: ({"target": "browser"},
+                             "must deploy to browser (profile): the knowledge base knows no route"),
+    ExclusionCode.ROUTE: ({"target": "browser", "route": "r", "support": "none"},
+                          "must deploy to browser (profile): route 'r' is 'none'"),
+    ExclusionCode.LICENCE: ({"licence": "MIT", "allowed": "Apache-2.0"},
+                            "licence MIT is not among the allowed (profile): Apache-2.0"),
+    ExclusionCode.JURISDICTION: ({"maintainer": "Meta", "jurisdiction": "US", "allowed": "CN"},
+                                 "maintainer jurisdiction (Meta, US) is not among the allowed (profile): CN"),
+    ExclusionCode.MULTI_BACKEND: ({"detail": ""}, "one code base must run under several frameworks' backends "
+                                  "(profile): no portability fact in the knowledge base"),
+    ExclusionCode.OS: ({"os": "windows"}, "does not run natively on windows (knowledge base) (profile environment)"),
+    ExclusionCode.NVIDIA: ({"detail": "no native GPU build"}, "cannot use the team's NVIDIA GPUs (profile): no "
+                           "native GPU build"),
+    ExclusionCode.SAVED: ({"words": "as saved"}, "as saved"),
+}
+
+
+def test_every_exclusion_code_has_the_words_scoring_used_to_write() -> None:
+    assert set(EXCLUSION_PARAMS) == set(ExclusionCode)
+    for code, (params, words) in EXCLUSION_PARAMS.items():
+        said = exclusion_cause_words(ExclusionCause(code=code, params=params))
+        _worded(said, code)
+        assert said == words
+    jur = ExclusionCause(code=ExclusionCode.JURISDICTION, by="policy", name="eu",
+                         params={"maintainer": "", "jurisdiction": "", "allowed": "DE"})
+    assert exclusion_cause_words(jur) == "maintainer jurisdiction (unknown) is not among the allowed (policy 'eu'): DE"
+    member = ExclusionCause(code=ExclusionCode.NOT_CONSIDERED, by="member", name="ben")
+    assert exclusion_cause_words(member) == "not among the frameworks ben considers"
+    excluded = member.model_copy(update={"code": ExclusionCode.EXCLUDED})
+    assert exclusion_cause_words(excluded) == "excluded by ben's profile"
+
+
+def test_exclusion_codes_round_trip_through_the_report_file_and_write_their_words() -> None:
+    cause = ExclusionCause(code=ExclusionCode.LICENCE, by="policy", name="corp",
+                           params={"licence": "MIT", "allowed": "Apache-2.0"})
+    x = ReportExclusion(framework="mlx", kind="constraint", causes=[cause])
+    data = json.loads(x.model_dump_json())
+    assert data["causes"] == [{"code": "licence", "by": "policy", "name": "corp",
+                               "params": {"licence": "MIT", "allowed": "Apache-2.0"}}]
+    assert data["reasons"] == ["licence MIT is not among the allowed (policy 'corp'): Apache-2.0"]
+    back = ReportExclusion.model_validate(data)
+    assert back == x and back.causes[0].code is ExclusionCode.LICENCE
+    data["reasons"] = ["edited words"]  # the words are the edge's: a file's own are rewritten from the codes
+    assert ReportExclusion.model_validate(data).reasons == x.reasons
+
+
+def test_a_planted_exclusion_says_the_same_words_in_the_terminal_markdown_and_json(tmp_path: Any) -> None:
+    """`report` re-scoring a saved report under a real profile: the CLI, Markdown and JSON words come from the codes."""
+    profile = tmp_path / "p.yaml"
+    profile.write_text("constraints: {must_run_on: [huawei_ascend], licenses: [Apache-2.0]}\n", encoding="utf-8")
+    saved = str(ROOT / "tests" / "fixtures" / "team" / "real-cpu-quick.json")
+    args = ["report", "--from-json", saved, "--profile", str(profile), "--seed", "1"]
+    as_json, as_md = run_cli([*args, "--json"], base=None), run_cli([*args, "--markdown"], base=None)
+    terminal = run_cli(args, base=None)
+    assert as_json.returncode == as_md.returncode == terminal.returncode == 0, as_json.stderr + terminal.stderr
+    report = Report.model_validate_json(as_json.stdout)
+    mlx = next(x for x in report.exclusions if x.framework == "mlx")
+    assert [(c.code, c.by) for c in mlx.causes] == [(ExclusionCode.HARDWARE, "profile"),
+                                                    (ExclusionCode.LICENCE, "profile")]
+    words = exclusion_reasons(mlx)
+    assert words == ["must run on huawei_ascend (profile): MLX's support is 'none'",
+                     "licence MIT is not among the allowed (profile): Apache-2.0"]
+    in_file = {x["framework"]: x["reasons"] for x in json.loads(as_json.stdout)["exclusions"]}
+    assert in_file["mlx"] == words
+    assert f"- mlx: {'; '.join(words)}".replace("_", "\\_") in as_md.stdout
+    assert f"excluded mlx: {'; '.join(words)}" in " ".join(terminal.stdout.split())
+
+
+def test_an_exclusion_written_before_codes_keeps_its_words() -> None:
+    data = json.loads((ROOT / "tests" / "fixtures" / "team" / "real-cpu-quick.json").read_text())
+    saved = ["must run on huawei_ascend (profile): JAX's support is 'none'", "licence MIT is not allowed"]
+    data["exclusions"] = [{"framework": "jax", "kind": "constraint", "reasons": saved}]
+    report = Report.model_validate(data)  # schema 1.0: reasons as words, no causes
+    (x,) = report.exclusions
+    assert [c.code for c in x.causes] == [ExclusionCode.SAVED] * 2
+    assert exclusion_reasons(x) == saved and x.reasons == saved
+    again = Report.model_validate_json(report.model_dump_json())
+    assert again.exclusions == report.exclusions
+
+
 def test_the_words_are_the_ones_scoring_used_to_write() -> None:
     said = team_warning_words(TeamWarning(code=TeamWarningCode.GROUP_INCONSISTENT, params={"consistency_ratio": 0.234}))
     assert "(consistency ratio 0.23 > 0.10)" in said
@@ -118,10 +214,10 @@ EDGE = {
     ("ReportWarning", "message"): "written at the report edge from code and params (advisor/report/words.py)",
     ("DocTeamWarning", "message"): "written at the decision document's edge from code and params",
     ("DocFragility", "statement"): "written at the decision document's edge from code, params and names",
+    ("ReportExclusion", "reasons"): "written at the report edge from each cause's code and params",
 }
 #: Sentences still composed in scoring or team (issue 21 item 3, not done yet): each must go, and then leave here.
 NOT_YET = {
-    ("Exclusion", "reasons"): "constraints.py writes the exclusion reasons",
     ("BreakEven", "statement"): "decision.py writes the break-even statement",
     ("LeftOutSection", "reason"): "the member loader's own error words",
     ("RankingEntry", "notes"): "explain.Note keeps its message beside its code (note_codes carries code+params)",

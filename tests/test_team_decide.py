@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from advisor.profile import load_profile_text, resolve_profile
-from advisor.report.words import fragility_statement
+from advisor.report.words import exclusion_reasons, fragility_statement
 from advisor.team.aggregate import aij, kendall_w
 from advisor.team.decide import TeamDecision, decide
 from advisor.team.fragility import FRAGILE_CHANGE, FragilityCode
@@ -55,9 +55,12 @@ def test_every_members_constraints_apply_and_name_the_member() -> None:
         "ben", DEBUGGER + "constraints: {must_deploy_to: [mobile]}\nframeworks: [pytorch, tensorflow, jax, mlx]\n"
     )
     d = team_of(a, b)
-    reasons = {x.framework: x.reasons for x in d.team.exclusions}
+    reasons = {x.framework: exclusion_reasons(x) for x in d.team.exclusions}
     assert "excluded by ana's profile" in reasons["jax"]
     assert "not among the frameworks ben considers" in reasons["mindspore"]
+    causes = {x.framework: x.causes for x in d.team.exclusions}
+    assert any(c.code == "excluded" and (c.by, c.name) == ("member", "ana") for c in causes["jax"])
+    assert any(c.code == "not_considered" and c.name == "ben" for c in causes["mindspore"])
     assert "jax" not in [r.framework for r in d.team.ranking]
     assert set(d.members[0].team_ranks) == {r.framework for r in d.team.ranking}  # W over the team's candidates
     # Each member's own answer uses only their own constraints: ana's list still has mindspore.

@@ -23,6 +23,7 @@ from advisor.report.models import (
     RankingEntry,
     Report,
     Tool,
+    worded_exclusions,
     worded_warnings,
 )
 from advisor.report_evidence import AllReduceShape, BenchShape, ProbeShape
@@ -138,7 +139,7 @@ def build_report(
         method=Method(),
         ranking=ranking,
         sensitivity=assessment.sensitivity,
-        exclusions=assessment.exclusions,
+        exclusions=worded_exclusions(assessment.exclusions),
         warnings=worded_warnings(assessment.warnings),
         recommendation=assessment.recommendation,
         migration=assessment.migration,

@@ -6,7 +6,7 @@ import json
 
 from advisor.report.markdown_summary import change_text, summary_lines
 from advisor.report.models import Report
-from advisor.report.words import warning_sentence
+from advisor.report.words import exclusion_words, warning_sentence
 from advisor.sanitize import markdown_text as md
 from advisor.sanitize import printable
 from advisor.scoring.explain import display_parts, evidence_label, parts_text
@@ -113,7 +113,7 @@ def sensitivity_lines(report: Report) -> list[str]:
 
 def exclusion_lines(report: Report) -> list[str]:
     """Frameworks left out, each with its reasons."""
-    return [f"- {md(x.framework)}: {md('; '.join(x.reasons))}" for x in report.exclusions]
+    return [f"- {md(x.framework)}: {md(exclusion_words(x))}" for x in report.exclusions]
 
 
 def warning_lines(report: Report) -> list[str]:

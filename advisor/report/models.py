@@ -8,10 +8,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from advisor.report.words import warning_words
+from advisor.report.words import exclusion_cause_words, warning_words
 from advisor.report_evidence import AllReduceShape, BenchShape, ProbeShape
 from advisor.scoring.advice import Recommendation
-from advisor.scoring.constraints import Exclusion
+from advisor.scoring.constraints import Exclusion, ExclusionCause, ExclusionCode
 from advisor.scoring.engine import AssessmentWarning
 from advisor.scoring.evidence import BENCH_FULL_AT, BENCH_WEIGHT, HARDWARE_WEIGHT
 from advisor.scoring.explain import Contribution, NoteCode
@@ -20,9 +20,9 @@ from advisor.scoring.sensitivity import Sensitivity
 from advisor.scoring.setup_evidence import SERVING_WEIGHT
 
 #: Minor versions add optional fields only: a reader of 1.1 reads 1.0 reports unchanged.
-SCHEMA_VERSION: Literal["1.3"] = "1.3"
-READABLE_VERSIONS = ("1.0", "1.1", "1.2", "1.3")
-SCHEMA_ID = "https://fwadvisor.invalid/schemas/report-1.3.json"
+SCHEMA_VERSION: Literal["1.4"] = "1.4"
+READABLE_VERSIONS = ("1.0", "1.1", "1.2", "1.3", "1.4")
+SCHEMA_ID = "https://fwadvisor.invalid/schemas/report-1.4.json"
 
 
 class _M(BaseModel):
@@ -162,12 +162,42 @@ def worded_warnings(warnings: Sequence[AssessmentWarning]) -> list[ReportWarning
     return [ReportWarning.model_validate(w.model_dump()) for w in warnings]
 
 
+class ReportExclusion(Exclusion):
+    """An exclusion as the report file carries it: its causes as codes, and the words written from them."""
+
+    reasons: list[str] = Field(
+        default_factory=list,
+        description="the causes in words, one per cause, written from them for a reader of the file (programs "
+        "decide on `causes`; a report older than 1.4 has these words only)",
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _saved(cls, data: Any) -> Any:
+        # Older than 1.4: words only. They become causes of the code `saved`, which keep the words as they were.
+        if isinstance(data, dict) and "causes" not in data and data.get("reasons"):
+            saved = [ExclusionCause(code=ExclusionCode.SAVED, params={"words": str(r)}) for r in data["reasons"]]
+            return {**data, "causes": saved}
+        return data
+
+    @model_validator(mode="after")
+    def _words(self) -> ReportExclusion:
+        # Written at this edge, once, by the one renderer (frozen: set through the instance dict).
+        self.__dict__["reasons"] = [exclusion_cause_words(c) for c in self.causes]
+        return self
+
+
+def worded_exclusions(exclusions: Sequence[Exclusion]) -> list[ReportExclusion]:
+    """The exclusions as the report carries them (with their words)."""
+    return [ReportExclusion.model_validate(x.model_dump()) for x in exclusions]
+
+
 class Report(_M):
     """A full fwadvisor report."""
 
     model_config = ConfigDict(extra="forbid", title="fwadvisor report")
 
-    schema_version: Literal["1.0", "1.1", "1.2", "1.3"] = SCHEMA_VERSION
+    schema_version: Literal["1.0", "1.1", "1.2", "1.3", "1.4"] = SCHEMA_VERSION
     generated_at: str
     tool: Tool
     knowledge: Knowledge
@@ -181,7 +211,7 @@ class Report(_M):
     method: Method
     ranking: list[RankingEntry]
     sensitivity: Sensitivity | None
-    exclusions: list[Exclusion]
+    exclusions: list[ReportExclusion]
     warnings: list[ReportWarning]
     recommendation: Recommendation
     migration: dict[str, MoveCost] = Field(

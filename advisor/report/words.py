@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
+from advisor.scoring.constraints import Exclusion, ExclusionCause, ExclusionCode
 from advisor.scoring.engine import AssessmentWarning, Param, WarningCode
 
 if TYPE_CHECKING:  # a type only: the team package imports the report, not the other way round
@@ -57,6 +58,49 @@ def warning_sentence(warning: AssessmentWarning) -> str:
     """The warning as one sentence: the framework it is about (its field, never read from the words), its words."""
     message = warning_words(warning) or warning.code
     return f"{warning.framework}: {message}" if warning.framework else message
+
+
+def _whose(cause: ExclusionCause) -> str:
+    return {"profile": "profile", "member": f"{cause.name}'s profile", "policy": f"policy {cause.name!r}"}[cause.by]
+
+
+def _jurisdiction(p: Params) -> str:
+    by = f"{p['maintainer']}, {p['jurisdiction']}" if p["maintainer"] and p["jurisdiction"] else "unknown"
+    return f"maintainer jurisdiction ({by}) is not among the allowed ({p['who']}): {p['allowed']}"
+
+
+_EXCLUSION_WORDS: dict[ExclusionCode, Callable[[Params], str]] = {
+    ExclusionCode.NOT_CONSIDERED: lambda p: "not in the profile's list of frameworks to consider"
+    if p["by"] == "profile" else f"not among the frameworks {p['name']} considers",
+    ExclusionCode.EXCLUDED: lambda p: f"excluded by {p['who']}",
+    ExclusionCode.HARDWARE: lambda p: f"must run on {p['hardware']} ({p['who']}): {p['framework']}'s support is "
+    f"'{p['support']}'",
+    ExclusionCode.NO_ROUTE: lambda p: f"must deploy to {p['target']} ({p['who']}): the knowledge base knows no route",
+    ExclusionCode.ROUTE: lambda p: f"must deploy to {p['target']} ({p['who']}): route '{p['route']}' is "
+    f"'{p['support']}'",
+    ExclusionCode.LICENCE: lambda p: f"licence {p['licence']} is not among the allowed ({p['who']}): {p['allowed']}",
+    ExclusionCode.JURISDICTION: _jurisdiction,
+    ExclusionCode.MULTI_BACKEND: lambda p: f"one code base must run under several frameworks' backends ({p['who']}): "
+    + (str(p["detail"]) or "no portability fact in the knowledge base"),
+    ExclusionCode.OS: lambda p: f"does not run natively on {p['os']} (knowledge base) ({p['who']} environment)",
+    ExclusionCode.NVIDIA: lambda p: f"cannot use the team's NVIDIA GPUs ({p['who']}): {p['detail']}",
+    ExclusionCode.SAVED: lambda p: str(p["words"]),
+}
+
+
+def exclusion_cause_words(cause: ExclusionCause) -> str:
+    """One cause of an exclusion in words, from its code, whose constraint it is, and its parameters."""
+    return _EXCLUSION_WORDS[cause.code]({**cause.params, "by": cause.by, "name": cause.name, "who": _whose(cause)})
+
+
+def exclusion_reasons(exclusion: Exclusion) -> list[str]:
+    """Why a framework is left out, one phrase per cause (a report written before codes: the words it saved)."""
+    return [exclusion_cause_words(c) for c in exclusion.causes]
+
+
+def exclusion_words(exclusion: Exclusion) -> str:
+    """Why a framework is left out, as one line: its causes' words joined by "; "."""
+    return "; ".join(exclusion_reasons(exclusion))
 
 
 #: What a team's profile takes where members state a field differently, by the field (`used` is the value taken).

@@ -18,18 +18,18 @@ from advisor.report.models import (
     Machine,
     ProfileSection,
     RankingEntry,
+    ReportExclusion,
     ReportWarning,
     Tool,
 )
 from advisor.scoring.advice import Recommendation
-from advisor.scoring.constraints import Exclusion
 from advisor.scoring.sensitivity import Sensitivity
 from advisor.team.decide import Disagreement
 from advisor.team.fragility import Fragility
 from advisor.team.warnings import TeamWarning
 
-SCHEMA_VERSION: Literal["2.1"] = "2.1"
-SCHEMA_ID = "https://fwadvisor.invalid/schemas/team-decision-2.1.json"
+SCHEMA_VERSION: Literal["2.2"] = "2.2"
+SCHEMA_ID = "https://fwadvisor.invalid/schemas/team-decision-2.2.json"
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schemas" / "team-decision.schema.json"
 DOCS_NAME = "team-decision.schema.json"
 
@@ -112,7 +112,7 @@ class TeamSection(_M):
     profile: ProfileSection
     ranking: list[RankingEntry]
     sensitivity: Sensitivity | None
-    exclusions: list[Exclusion]
+    exclusions: list[ReportExclusion]
     warnings: list[ReportWarning]
     recommendation: Recommendation
 
@@ -141,7 +141,7 @@ class TeamDecisionDoc(_M):
 
     model_config = ConfigDict(extra="forbid", title="fwadvisor team decision")
 
-    schema_version: Literal["2.0", "2.1"] = SCHEMA_VERSION  # 2.1: warnings carry params
+    schema_version: Literal["2.0", "2.1", "2.2"] = SCHEMA_VERSION  # 2.1: warnings carry params; 2.2: exclusion causes
     kind: Literal["team_decision"] = "team_decision"
     generated_at: str
     tool: Tool
