@@ -24,6 +24,7 @@ from advisor.report.models import (
     Report,
     Tool,
     worded_exclusions,
+    worded_recommendation,
     worded_warnings,
 )
 from advisor.report_evidence import AllReduceShape, BenchShape, ProbeShape
@@ -141,7 +142,7 @@ def build_report(
         sensitivity=assessment.sensitivity,
         exclusions=worded_exclusions(assessment.exclusions),
         warnings=worded_warnings(assessment.warnings),
-        recommendation=assessment.recommendation,
+        recommendation=worded_recommendation(assessment.recommendation),
         migration=assessment.migration,
     )
     data = report.model_dump(mode="json")

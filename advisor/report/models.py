@@ -8,10 +8,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from advisor.report.words import exclusion_cause_words, warning_words
+from advisor.report.words import break_even_statement, exclusion_cause_words, warning_words
 from advisor.report_evidence import AllReduceShape, BenchShape, ProbeShape
 from advisor.scoring.advice import Recommendation
 from advisor.scoring.constraints import Exclusion, ExclusionCause, ExclusionCode
+from advisor.scoring.decision import BreakEven
 from advisor.scoring.engine import AssessmentWarning
 from advisor.scoring.evidence import BENCH_FULL_AT, BENCH_WEIGHT, HARDWARE_WEIGHT
 from advisor.scoring.explain import Contribution, NoteCode
@@ -192,6 +193,43 @@ def worded_exclusions(exclusions: Sequence[Exclusion]) -> list[ReportExclusion]:
     return [ReportExclusion.model_validate(x.model_dump()) for x in exclusions]
 
 
+class ReportBreakEven(BreakEven):
+    """The break-even as the report file carries it: its code and figures, and the statement written from them."""
+
+    statement: str = Field(
+        default="",
+        description="stay or move in words, written from code, figures and names for a reader of the file "
+        "(programs decide on `code`; a report older than 1.4 has these words only)",
+    )
+
+    @model_validator(mode="after")
+    def _words(self) -> ReportBreakEven:
+        if self.code is not None:  # written at this edge, once, by the one renderer (frozen: the instance dict)
+            self.__dict__["statement"] = break_even_statement(self)
+        return self
+
+
+class ReportRecommendation(Recommendation):
+    """The advice as the report file carries it (its break-even with the statement's words)."""
+
+    break_even: ReportBreakEven | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _older(cls, data: Any) -> Any:
+        # Older than 1.4: the steps hold the saved statement but not its index; find it among the file's own steps.
+        if isinstance(data, dict) and data.get("break_even_at") is None and isinstance(data.get("break_even"), dict):
+            said, steps = data["break_even"].get("statement"), data.get("next_steps") or []
+            if data["break_even"].get("code") is None and said in steps:
+                return {**data, "break_even_at": steps.index(said)}
+        return data
+
+
+def worded_recommendation(rec: Recommendation) -> ReportRecommendation:
+    """The advice as the report carries it (its break-even's statement written)."""
+    return ReportRecommendation.model_validate(rec.model_dump())
+
+
 class Report(_M):
     """A full fwadvisor report."""
 
@@ -213,7 +251,7 @@ class Report(_M):
     sensitivity: Sensitivity | None
     exclusions: list[ReportExclusion]
     warnings: list[ReportWarning]
-    recommendation: Recommendation
+    recommendation: ReportRecommendation
     migration: dict[str, MoveCost] = Field(
         default_factory=dict, description="per framework the team would move to: effort range, capacity share, score"
     )

@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from advisor.scoring.constraints import Exclusion, ExclusionCause, ExclusionCode
+from advisor.scoring.decision_words import break_even_statement as break_even_statement  # scoring's steps say it too
 from advisor.scoring.engine import AssessmentWarning, Param, WarningCode
 
 if TYPE_CHECKING:  # a type only: the team package imports the report, not the other way round

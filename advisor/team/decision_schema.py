@@ -19,10 +19,10 @@ from advisor.report.models import (
     ProfileSection,
     RankingEntry,
     ReportExclusion,
+    ReportRecommendation,
     ReportWarning,
     Tool,
 )
-from advisor.scoring.advice import Recommendation
 from advisor.scoring.sensitivity import Sensitivity
 from advisor.team.decide import Disagreement
 from advisor.team.fragility import Fragility
@@ -114,7 +114,7 @@ class TeamSection(_M):
     sensitivity: Sensitivity | None
     exclusions: list[ReportExclusion]
     warnings: list[ReportWarning]
-    recommendation: Recommendation
+    recommendation: ReportRecommendation
 
 
 class DocTeamWarning(TeamWarning):
