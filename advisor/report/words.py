@@ -10,7 +10,9 @@ from advisor.scoring.decision_words import break_even_statement as break_even_st
 from advisor.scoring.engine import AssessmentWarning, Param, WarningCode
 
 if TYPE_CHECKING:  # a type only: the team package imports the report, not the other way round
+    from advisor.team.decision_schema import LeftOutSection
     from advisor.team.fragility import Fragility
+    from advisor.team.members import LeftOut
     from advisor.team.warnings import TeamWarning
 
 Params = Mapping[str, Param]
@@ -125,6 +127,25 @@ _TEAM_WORDS: dict[str, Callable[[Params], str]] = {
     f"{float(p['consistency_ratio']):.2f} > 0.10): they disagree with each other, not only within themselves",
     "team_of_one": lambda p: "a team of one: the team's answer is that member's own",
 }
+
+
+def _invalid(p: Params) -> str:
+    return (f"line {p['line']}: " if p["line"] else "") + (f"{p['field']}: " if p["field"] else "") + str(p["detail"])
+
+
+_LEFT_OUT_WORDS: dict[str, Callable[[Params], str]] = {
+    "invalid": _invalid,
+    "same_file": lambda p: f"the same member as {p['first']}: counted once",
+    "same_member": lambda p: f"names member {str(p['member'])!r}, as {p['first']} does: one person, one vote (the "
+    "first file counts; give each person one profile)",
+}
+
+
+def left_out_words(left: LeftOut | LeftOutSection) -> str:
+    """Why a member file is left out, from its code and parameters (a decision older than 2.2: its saved words)."""
+    if left.code is None:
+        return str(getattr(left, "reason", "") or "")
+    return _LEFT_OUT_WORDS[left.code](left.params)
 
 
 def team_warning_words(warning: TeamWarning) -> str:

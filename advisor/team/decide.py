@@ -22,6 +22,7 @@ from pydantic import Field
 from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.freshness import stale_facts
 from advisor.profile import AhpResult, resolve_profile
+from advisor.report.words import left_out_words
 from advisor.scoring.constraints import Exclusion, ExclusionCause, apply_constraints, check_constraints
 from advisor.scoring.engine import Assessment, assess
 from advisor.scoring.fleet import team_fleet
@@ -201,7 +202,7 @@ def decide(
     known_stale = stale_facts(kb, today)
     criteria = list(kb.criteria)
     warnings = [
-        TeamWarning(code=TeamWarningCode.MEMBER_LEFT_OUT, params={"reason": x.reason}, member=x.path)
+        TeamWarning(code=TeamWarningCode.MEMBER_LEFT_OUT, params={"reason": left_out_words(x)}, member=x.path)
         for x in left_out
     ]
     pairwise = [m for m in members if m.kind == "pairwise"]

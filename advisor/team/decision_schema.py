@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from advisor.report.models import (
     Ahp,
@@ -23,9 +23,11 @@ from advisor.report.models import (
     ReportWarning,
     Tool,
 )
+from advisor.report.words import left_out_words
 from advisor.scoring.sensitivity import Sensitivity
 from advisor.team.decide import Disagreement
 from advisor.team.fragility import Fragility
+from advisor.team.members import LeftOutCode
 from advisor.team.warnings import TeamWarning
 
 SCHEMA_VERSION: Literal["2.2"] = "2.2"
@@ -65,10 +67,21 @@ class MemberSection(_M):
 
 
 class LeftOutSection(_M):
-    """A member file that could not be used."""
+    """A member file that could not be used: why as a code and parameters, and the words written from them."""
 
     file: str
-    reason: str
+    reason: str = Field(
+        default="", description="the words, written from code and params for a reader of the file (programs decide "
+        "on the code; a decision older than 2.2 has these words only)",
+    )
+    code: LeftOutCode | None = Field(default=None, description="why it was left out (since 2.2)")
+    params: dict[str, str | int] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _words(self) -> LeftOutSection:
+        if self.code is not None:  # written at this edge, once, by the one renderer
+            self.reason = left_out_words(self)
+        return self
 
 
 class AijSection(_M):
