@@ -20,6 +20,7 @@ from advisor.report.words import (
     exclusion_reasons,
     fragility_statement,
     left_out_words,
+    note_words,
     team_warning_words,
     warning_sentence,
     warning_words,
@@ -28,6 +29,7 @@ from advisor.scoring import assess
 from advisor.scoring.constraints import ExclusionCause, ExclusionCode
 from advisor.scoring.decision import BreakEvenCode
 from advisor.scoring.engine import AssessmentWarning, WarningCode
+from advisor.scoring.explain import NoteCode
 from advisor.team.decision_schema import DocTeamWarning, LeftOutSection, TeamDecisionDoc
 from advisor.team.fragility import Flip, Fragility, FragilityCode
 from advisor.team.members import LeftOut, LeftOutCode
@@ -223,10 +225,10 @@ EDGE = {
     ("ReportExclusion", "reasons"): "written at the report edge from each cause's code and params",
     ("ReportBreakEven", "statement"): "written at the report edge from code, figures and names",
     ("LeftOutSection", "reason"): "written at the decision document's edge from code and params",
+    ("RankingEntry", "notes"): "written at the report edge from note_codes (a report older than 1.4 keeps its own)",
 }
 #: Sentences still composed in scoring or team (issue 21 item 3, not done yet): each must go, and then leave here.
 NOT_YET = {
-    ("RankingEntry", "notes"): "explain.Note keeps its message beside its code (note_codes carries code+params)",
 }
 _SENTENCE_NAMES = {"message", "statement", "reason", "reasons", "notes"}
 
@@ -356,3 +358,32 @@ def test_every_left_out_code_has_words_and_a_saved_reason_stays() -> None:
         == "no such file"
     old = LeftOutSection.model_validate({"file": "b.yaml", "reason": "saved words"})  # team decision 2.1
     assert old.code is None and left_out_words(old) == "saved words"
+
+
+def test_every_note_code_has_words_and_a_1_3_report_keeps_its_notes() -> None:
+    params: dict[NoteCode, dict[str, str | float]] = {
+        NoteCode.GPU_FLOOR: {"detail": "no release supports a P100"},
+        NoteCode.PYTHON_VERSION: {"detail": "JAX's current release needs Python 3.12 or newer"},
+        NoteCode.SERVING_GAP: {"serving": "triton", "stack": "Triton", "framework": "JAX"},
+        NoteCode.NO_MIGRATION_ENTRY: {"source": "mxnet", "target": "jax"},
+        NoteCode.ON_TEAM_HARDWARE: {"criterion": "hardware_fit", "name": "Hardware fit", "detail": "amd_rocm 5.0"},
+        NoteCode.HARDWARE_CAP: {"criterion": "performance", "name": "Performance", "detail": "capped", "cap": 2.0},
+        NoteCode.DOMAINS: {"criterion": "ecosystem", "name": "Ecosystem", "detail": "vision 4.0"},
+        NoteCode.PORTABILITY: {"criterion": "vendor_risk", "name": "Vendor risk", "detail": "2 vendors"},
+    }
+    assert set(params) == set(NoteCode)
+    for code, p in params.items():
+        _worded(note_words(code, p), code)
+    assert note_words(NoteCode.HARDWARE_CAP, params[NoteCode.HARDWARE_CAP]) == "Performance: capped"
+    assert note_words(NoteCode.NO_MIGRATION_ENTRY, params[NoteCode.NO_MIGRATION_ENTRY]) == (
+        "no migration entry mxnet -> jax in the knowledge base")
+    # A 1.4 report writes its notes from the codes (its own words are not read back); a 1.3 report keeps its own.
+    data = json.loads(_break_even_report().model_dump_json())
+    entry = data["ranking"][0]
+    entry["note_codes"] = [{"code": "serving_gap", "params": params[NoteCode.SERVING_GAP]}]
+    entry["notes"] = ["edited words"]
+    said = note_words(NoteCode.SERVING_GAP, params[NoteCode.SERVING_GAP])
+    assert Report.model_validate(data).ranking[0].notes == [said]
+    entry["note_codes"], entry["notes"] = [{"code": "serving_gap", "params": {"serving": "triton"}}], ["saved words"]
+    data["schema_version"] = "1.3"
+    assert Report.model_validate(data).ranking[0].notes == ["saved words"]

@@ -97,7 +97,6 @@ def build_report(
             status=b.status,
             status_code=b.status_code.value,
             installed=b.installed,
-            notes=[n.message for n in b.notes],
             note_codes=[NoteCodeModel(code=n.code, params=n.params) for n in b.notes],
             contributions=b.contributions,
         )

@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from advisor.report.words import break_even_statement, exclusion_cause_words, warning_words
+from advisor.report.words import break_even_statement, exclusion_cause_words, note_words, warning_words
 from advisor.report_evidence import AllReduceShape, BenchShape, ProbeShape
 from advisor.scoring.advice import Recommendation
 from advisor.scoring.constraints import Exclusion, ExclusionCause, ExclusionCode
@@ -24,6 +24,10 @@ from advisor.scoring.setup_evidence import SERVING_WEIGHT
 SCHEMA_VERSION: Literal["1.4"] = "1.4"
 READABLE_VERSIONS = ("1.0", "1.1", "1.2", "1.3", "1.4")
 SCHEMA_ID = "https://fwadvisor.invalid/schemas/report-1.4.json"
+
+
+#: Reports whose ranking notes are read as saved (their note parameters do not hold the words).
+_NOTES_AS_SAVED = ("1.0", "1.1", "1.2", "1.3")
 
 
 class _M(BaseModel):
@@ -120,7 +124,10 @@ class RankingEntry(_M):
     topsis_rank: int = Field(ge=1)
     status: str
     installed: bool | None
-    notes: list[str]
+    notes: list[str] = Field(
+        default_factory=list, description="the notes in words, written from note_codes for a reader of the file "
+        "(programs decide on note_codes; before 1.4 these words were saved as scoring wrote them)",
+    )
     contributions: list[Contribution]
     status_code: Literal["measured", "discarded", "installed", "not_installed", "not_probed"] | None = Field(
         default=None, description="measured: benchmarked here and used; discarded: benchmarked on a busy machine"
@@ -255,6 +262,15 @@ class Report(_M):
     migration: dict[str, MoveCost] = Field(
         default_factory=dict, description="per framework the team would move to: effort range, capacity share, score"
     )
+
+    @model_validator(mode="after")
+    def _note_words(self) -> Report:
+        # From 1.4 the notes' parameters hold all their words need: written here, once, by the one renderer.
+        # An older report's note_codes lack them: its notes keep the words it was saved with.
+        if self.schema_version not in _NOTES_AS_SAVED:
+            for entry in self.ranking:
+                entry.notes = [note_words(n.code, n.params) for n in entry.note_codes or []]
+        return self
 
 
 def report_schema() -> dict[str, Any]:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from advisor.scoring.constraints import Exclusion, ExclusionCause, ExclusionCode
 from advisor.scoring.decision_words import break_even_statement as break_even_statement  # scoring's steps say it too
 from advisor.scoring.engine import AssessmentWarning, Param, WarningCode
+from advisor.scoring.explain import NoteCode
 
 if TYPE_CHECKING:  # a type only: the team package imports the report, not the other way round
     from advisor.team.decision_schema import LeftOutSection
@@ -104,6 +105,28 @@ def exclusion_reasons(exclusion: Exclusion) -> list[str]:
 def exclusion_words(exclusion: Exclusion) -> str:
     """Why a framework is left out, as one line: its causes' words joined by "; "."""
     return "; ".join(exclusion_reasons(exclusion))
+
+
+def _note_cap(p: Params) -> str:
+    return f"{p['name']}: {p['detail']}"
+
+
+_NOTE_WORDS: dict[NoteCode, Callable[[Params], str]] = {
+    NoteCode.GPU_FLOOR: lambda p: str(p["detail"]),
+    NoteCode.PYTHON_VERSION: lambda p: str(p["detail"]),
+    NoteCode.SERVING_GAP: lambda p: f"the team's serving stack {p['stack']} does not take {p['framework']} models "
+    "natively: a move also means replacing or bridging it",
+    NoteCode.NO_MIGRATION_ENTRY: lambda p: f"no migration entry {p['source']} -> {p['target']} in the knowledge base",
+    NoteCode.ON_TEAM_HARDWARE: _note_cap,
+    NoteCode.HARDWARE_CAP: _note_cap,
+    NoteCode.DOMAINS: _note_cap,
+    NoteCode.PORTABILITY: _note_cap,
+}
+
+
+def note_words(code: NoteCode, params: Params) -> str:
+    """A ranking note's words, from its code and parameters (report 1.4 and newer; older ones keep their notes)."""
+    return _NOTE_WORDS[code](params)
 
 
 #: What a team's profile takes where members state a field differently, by the field (`used` is the value taken).
