@@ -229,7 +229,7 @@ def assess(
                 knowledge = on_hw.score
                 rationale, sources, as_of = on_hw.rationale, on_hw.sources, on_hw.as_of
                 measured.summary = f"{measured.summary}; {on_hw.summary}"
-                on = {"criterion": cid, "name": crit.name, "detail": on_hw.summary}
+                on: dict[str, str | float] = {"criterion": cid, "name": crit.name, "detail": on_hw.summary}
                 notes.append(Note(NoteCode.ON_TEAM_HARDWARE, on))
             elif cid in ev.HARDWARE_BOUND:
                 cap, why = ev.hardware_cap(kb, fid, probe, required, cap_override)
@@ -250,7 +250,7 @@ def assess(
                 # On the team's hardware, breadth beyond it is the hardware vendor's risk: it joins stewardship.
                 knowledge, parts = port.governance(knowledge)
                 measured.summary = f"{measured.summary}; {port.summary()}"
-                beyond = {"criterion": cid, "name": crit.name, "detail": port.summary()}
+                beyond: dict[str, str | float] = {"criterion": cid, "name": crit.name, "detail": port.summary()}
                 notes.append(Note(NoteCode.PORTABILITY, beyond))
                 replaced = True
             score = blend(knowledge, measured)
