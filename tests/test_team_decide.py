@@ -231,7 +231,8 @@ def test_the_same_member_twice_counts_once(tmp_path: Path) -> None:
     twin.write_text(DEPLOYER)
     members, left = load_members(KB, [one, copy, twin, one])
     assert [m.label for m in members] == ["Ana", "bo"]
-    assert [(Path(x.path).name, x.reason) for x in left] == [
+    assert [x.code for x in left] == [LeftOutCode.SAME_FILE] * 2
+    assert [(Path(x.path).name, left_out_words(x)) for x in left] == [
         ("ana-copy.yaml", f"the same member as {one}: counted once"),
         ("ana.yaml", f"the same member as {one}: counted once"),
     ]
