@@ -13,7 +13,7 @@ from pydantic import BaseModel
 from advisor.jsonio import json_text
 from advisor.profile import load_profile_text, resolve_profile
 from advisor.report import Report, build_report, report_from_json, to_json_text
-from advisor.report.words import fragility_statement, warning_words
+from advisor.report.words import break_even_statement, exclusion_reasons, fragility_statement, warning_words
 from advisor.scoring import assess
 from advisor.scoring.advice import Recommendation
 from advisor.scoring.constraints import Exclusion
@@ -80,8 +80,12 @@ def test_what_the_report_writes_is_exactly_what_scoring_made(tmp_path: Path) -> 
     report = build_report(a, kb, probe=probe, bench=bench, profile_source="p.yaml", identify=True)
     data = json.loads(to_json_text(report))
     assert data["sensitivity"] == _json(a.sensitivity)
-    assert data["recommendation"] == _json(a.recommendation)
-    assert data["exclusions"] == [_json(x) for x in a.exclusions]
+    # Scoring's codes and figures, plus the words the report's edge writes from them (statement, reasons).
+    gap = a.recommendation.break_even
+    assert data["recommendation"] == {
+        **_json(a.recommendation), "break_even": {**_json(gap), "statement": break_even_statement(gap)}
+    }
+    assert data["exclusions"] == [{**_json(x), "reasons": exclusion_reasons(x)} for x in a.exclusions]
     # Scoring's code and params, plus the words the report's edge writes from them for a reader of the file.
     assert data["warnings"] == [{**_json(w), "message": warning_words(w)} for w in a.warnings]
     assert data["migration"] == {fid: _json(cost) for fid, cost in a.migration.items()}

@@ -11,11 +11,11 @@ from _scoring_support import bench_fixture, load_small_kb, probe_fixture
 from advisor.evidence.bench.results import BenchFailure, BenchReport
 from advisor.knowledge.schema import Hardware
 from advisor.profile import load_profile_text, resolve_profile
-from advisor.report.words import warning_words
+from advisor.report.words import exclusion_reasons, warning_words
 from advisor.scoring import assess
 from advisor.scoring import evidence as ev
 from advisor.scoring import setup_evidence as setup
-from advisor.scoring.constraints import apply_constraints, licence_allowed
+from advisor.scoring.constraints import ExclusionCode, apply_constraints, licence_allowed
 
 
 @pytest.fixture(scope="module")
@@ -31,10 +31,14 @@ def test_constraints_exclude_with_reasons(small) -> None:  # type: ignore[no-unt
     r = _resolve(small, "constraints:\n  must_run_on: [huawei_ascend]\n  must_deploy_to: [mobile]\n")
     out = apply_constraints(small, r)
     assert out.candidates == ["mindspore", "pytorch"]  # pytorch reaches Ascend through a community plugin
-    reasons = {x.framework: x.reasons for x in out.exclusions}
+    reasons = {x.framework: exclusion_reasons(x) for x in out.exclusions}
     assert reasons["jax"] == ["must run on huawei_ascend (profile): JAX's support is 'none'"]
+    jax = next(x for x in out.exclusions if x.framework == "jax")  # what programs read: the code and its parameters
+    assert [(c.code, c.by, c.params) for c in jax.causes] == [
+        (ExclusionCode.HARDWARE, "profile", {"hardware": "huawei_ascend", "framework": "JAX", "support": "none"})
+    ]
     out = apply_constraints(small, _resolve(small, "constraints:\n  must_deploy_to: [browser]\n"))
-    reasons = {x.framework: x.reasons for x in out.exclusions}
+    reasons = {x.framework: exclusion_reasons(x) for x in out.exclusions}
     assert reasons["mlx"] == ["must deploy to browser (profile): route 'Fixture route mlx->browser' is 'none'"]
     assert "pytorch" in out.candidates  # a community route (ONNX Runtime Web) is usable
 

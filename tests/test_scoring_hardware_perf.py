@@ -14,6 +14,7 @@ from advisor.errors import KnowledgeError
 from advisor.knowledge import load_knowledge
 from advisor.knowledge.schema import Hardware
 from advisor.profile import load_profile_text, resolve_profile
+from advisor.report.words import note_words
 from advisor.scoring import assess
 from advisor.scoring import evidence as ev
 
@@ -85,7 +86,9 @@ def test_must_run_on_replaces_the_general_score_with_the_backend_fact(kb_facts: 
     assert "apple_metal 4.0" in c.evidence and "in place of the general 4.5" in c.evidence
     assert c.evidence.count("Performance and compiler maturity on the team's hardware") == 1
     on_hw = [n for n in perf["pytorch"]["notes"] if n.code == "on_team_hardware"]
-    assert on_hw[0].params == {"criterion": "performance"} and "in place of the general 4.5" in on_hw[0].message
+    p = on_hw[0].params
+    assert (p["criterion"], p["name"]) == ("performance", "Performance and compiler maturity")
+    assert "in place of the general 4.5" in note_words(on_hw[0].code, on_hw[0].params)
     assert perf["mlx"]["c"].score == 4.5  # above its general 3.5: MLX's own backend
     # JAX has no Apple fact: the general score capped at its preview route (3.0), as before.
     jax = perf["jax"]["c"]

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from advisor.knowledge.schema import Cost
 from advisor.profile import Experience, load_profile_text, resolve_profile
+from advisor.report.words import break_even_statement
 from advisor.scoring import assess
 from advisor.scoring.migration import AAF_RANGE, COCOMO_A, COCOMO_E, LTEX, cost_score, move_cost, share_for_score
 
@@ -98,10 +99,11 @@ def test_stay_is_the_default_and_the_break_even_is_stated(small) -> None:  # typ
     )
     assert gap.capacity_share is not None
     assert gap.value_move == pytest.approx(max(0.0, 1 - gap.capacity_share) * gap.benefit_challenger)
-    assert "engineer-months" in gap.statement
+    assert "engineer-months" in break_even_statement(gap)
     if not gap.pays:
         assert a.recommendation.framework == "tensorflow" and a.recommendation.decision == "stay"
-        assert gap.statement in a.recommendation.next_steps
+        assert a.recommendation.break_even_at is not None
+        assert a.recommendation.next_steps[a.recommendation.break_even_at] == break_even_statement(gap)
 
 
 def test_a_cheap_move_with_a_large_gain_pays(small) -> None:  # type: ignore[no-untyped-def]

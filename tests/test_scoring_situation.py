@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from advisor.knowledge import load_knowledge
 from advisor.profile import load_profile_text, resolve_profile
-from advisor.report.words import warning_words
+from advisor.report.words import exclusion_reasons, note_words, warning_words
 from advisor.scoring import assess
 from advisor.scoring.decision import benefit
 from advisor.scoring.explain import NoteCode
@@ -32,7 +32,7 @@ def _assess(kb, text: str, probe=None):  # type: ignore[no-untyped-def]
 def test_sovereignty_excludes_foreign_maintainers(kb) -> None:  # type: ignore[no-untyped-def]
     a = _assess(kb, "constraints: {maintainer_jurisdictions: [CN]}\n")
     assert {b.framework for b in a.ranking} == {"paddlepaddle", "mindspore"}
-    why = {e.framework: e.reasons for e in a.exclusions}
+    why = {e.framework: exclusion_reasons(e) for e in a.exclusions}
     assert "US" in why["pytorch"][0] and "jurisdiction" in why["pytorch"][0]
 
 
@@ -67,14 +67,14 @@ def test_pascal_must_run_on_nvidia_excludes_where_no_release_is_known(kb) -> Non
         "constraints: {must_run_on: [nvidia_cuda]}\n"
     )
     a = _assess(kb, text)
-    why = {e.framework: " ".join(e.reasons) for e in a.exclusions}
+    why = {e.framework: " ".join(exclusion_reasons(e)) for e in a.exclusions}
     assert "mlx" in why and "no release is known" in why["mlx"]
     assert "pytorch" in {b.framework for b in a.ranking}  # 2.14 still supports Pascal
 
 
 def test_windows_without_wsl_excludes_frameworks_without_native_gpu(kb) -> None:  # type: ignore[no-untyped-def]
     a = _assess(kb, "environment: {os: [windows]}\nconstraints: {must_run_on: [nvidia_cuda]}\n")
-    why = {e.framework: " ".join(e.reasons) for e in a.exclusions}
+    why = {e.framework: " ".join(exclusion_reasons(e)) for e in a.exclusions}
     assert "windows" in why["tensorflow"] and "windows" in why["jax"]
     assert "pytorch" in {b.framework for b in a.ranking}
 
@@ -107,7 +107,8 @@ def test_serving_stack_is_noted_for_frameworks_it_cannot_serve(kb) -> None:  # t
     a = _assess(kb, "serving: [paddle_inference]\n")
     by = {b.framework: b for b in a.ranking}
     gaps = [n for n in by["pytorch"].notes if n.code is NoteCode.SERVING_GAP]
-    assert [n.params for n in gaps] == [{"serving": "paddle_inference"}] and "Paddle Inference" in gaps[0].message
+    assert [n.params["serving"] for n in gaps] == ["paddle_inference"]
+    assert "Paddle Inference" in note_words(gaps[0].code, gaps[0].params)
     assert not any(n.code is NoteCode.SERVING_GAP for n in by["paddlepaddle"].notes)
 
 

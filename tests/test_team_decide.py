@@ -12,11 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from advisor.profile import load_profile_text, resolve_profile
-from advisor.report.words import fragility_statement
+from advisor.report.words import exclusion_reasons, fragility_statement, left_out_words
 from advisor.team.aggregate import aij, kendall_w
 from advisor.team.decide import TeamDecision, decide
 from advisor.team.fragility import FRAGILE_CHANGE, FragilityCode
-from advisor.team.members import Member, clean_label, load_members
+from advisor.team.members import LeftOutCode, Member, clean_label, load_members
 from advisor.team.warnings import TeamWarningCode
 
 KB = load_small_kb()
@@ -55,9 +55,12 @@ def test_every_members_constraints_apply_and_name_the_member() -> None:
         "ben", DEBUGGER + "constraints: {must_deploy_to: [mobile]}\nframeworks: [pytorch, tensorflow, jax, mlx]\n"
     )
     d = team_of(a, b)
-    reasons = {x.framework: x.reasons for x in d.team.exclusions}
+    reasons = {x.framework: exclusion_reasons(x) for x in d.team.exclusions}
     assert "excluded by ana's profile" in reasons["jax"]
     assert "not among the frameworks ben considers" in reasons["mindspore"]
+    causes = {x.framework: x.causes for x in d.team.exclusions}
+    assert any(c.code == "excluded" and (c.by, c.name) == ("member", "ana") for c in causes["jax"])
+    assert any(c.code == "not_considered" and c.name == "ben" for c in causes["mindspore"])
     assert "jax" not in [r.framework for r in d.team.ranking]
     assert set(d.members[0].team_ranks) == {r.framework for r in d.team.ranking}  # W over the team's candidates
     # Each member's own answer uses only their own constraints: ana's list still has mindspore.
@@ -161,8 +164,10 @@ def test_bad_member_files_are_left_out_with_one_line_each(tmp_path: Path) -> Non
     members, left = load_members(KB, [good, bad_yaml, unknown, tmp_path / "missing.yaml"])
     assert [m.label for m in members] == ["Gil"]
     assert [Path(x.path).name for x in left] == ["broken.yaml", "unknown.yaml", "missing.yaml"]
-    assert all("\n" not in x.reason and x.reason for x in left)
-    assert "line 1: weights.speed: unknown criterion 'speed'" in left[1].reason
+    assert all("\n" not in left_out_words(x) and left_out_words(x) for x in left)
+    assert "line 1: weights.speed: unknown criterion 'speed'" in left_out_words(left[1])
+    assert [x.code for x in left] == [LeftOutCode.INVALID] * 3  # what programs read: the code and its parameters
+    assert (left[1].params["line"], left[1].params["field"]) == (1, "weights.speed")
     d = decide(KB, members, left_out=left, draws=DRAWS)
     assert [w.member for w in d.warnings if w.code is TeamWarningCode.MEMBER_LEFT_OUT] == [x.path for x in left]
 
@@ -202,7 +207,7 @@ def test_hostile_numbers_leave_the_member_out_or_decide(tmp_path_factory, weight
     used = {m.file for m in out.document.members}
     left = {x.path for x in out.left_out}
     assert used | left == {str(w_file), str(p_file), str(good)} and not used & left
-    assert all("\n" not in x.reason for x in out.left_out)
+    assert all("\n" not in left_out_words(x) for x in out.left_out)
 
 
 def test_pairwise_members_who_judged_different_criteria_are_averaged_as_priorities() -> None:
@@ -226,7 +231,8 @@ def test_the_same_member_twice_counts_once(tmp_path: Path) -> None:
     twin.write_text(DEPLOYER)
     members, left = load_members(KB, [one, copy, twin, one])
     assert [m.label for m in members] == ["Ana", "bo"]
-    assert [(Path(x.path).name, x.reason) for x in left] == [
+    assert [x.code for x in left] == [LeftOutCode.SAME_FILE] * 2
+    assert [(Path(x.path).name, left_out_words(x)) for x in left] == [
         ("ana-copy.yaml", f"the same member as {one}: counted once"),
         ("ana.yaml", f"the same member as {one}: counted once"),
     ]

@@ -9,8 +9,9 @@ import jsonschema
 import pytest
 from _scoring_support import ROOT, run_cli
 
+from advisor.report.words import left_out_words
 from advisor.sanitize import markdown_text
-from advisor.team.decision_schema import SCHEMA_PATH, schema_text
+from advisor.team.decision_schema import SCHEMA_PATH, LeftOutSection, schema_text
 
 EXAMPLES = ROOT / "docs" / "examples" / "team"
 MEMBERS = [str(EXAMPLES / n) for n in ("researcher.yaml", "platform.yaml", "lead.yaml")]
@@ -43,12 +44,14 @@ def test_three_members_probe_here_json(bad_member: Path) -> None:
     assert left_lines[0].startswith(f"fwadvisor: warning: left out {bad_member}: line 3: weights.deployment: ")
     doc = json.loads(result.stdout)
     _validate(doc)
-    assert doc["schema_version"] == "2.1" and doc["kind"] == "team_decision"
+    assert doc["schema_version"] == "2.2" and doc["kind"] == "team_decision"
     assert doc["evidence"]["source"] == "probe here, no benchmarks" and doc["evidence"]["probe"] is True
     labels = [m["label"] for m in doc["members"]]
     assert labels == ["Rita (research)", "Pat (platform)", "lead"]  # the profile's name, else the file stem
     assert [m["input"] for m in doc["members"]] == ["weights", "pairwise", "weights"]
-    assert doc["left_out"] == [{"file": str(bad_member), "reason": doc["left_out"][0]["reason"]}]
+    (left,) = doc["left_out"]
+    assert left["file"] == str(bad_member) and left["code"] == "invalid" and left["reason"]
+    assert left["reason"] == left_out_words(LeftOutSection.model_validate(left))
     assert doc["aggregation"]["pairwise_members"] == ["Pat (platform)"]
     assert doc["aggregation"]["aij"]["consistency_ratio"] < 0.1
     team = doc["team"]

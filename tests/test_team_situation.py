@@ -8,7 +8,7 @@ import pytest
 from _scoring_support import probe_fixture
 
 from advisor.profile import CodebaseSize, Experience, load_profile_text, resolve_profile
-from advisor.report.words import team_warning_words
+from advisor.report.words import exclusion_reasons, team_warning_words
 from advisor.team.decide import TeamDecision, decide
 from advisor.team.members import Member
 from advisor.team.warnings import TeamWarningCode
@@ -90,7 +90,7 @@ def test_a_members_operating_system_excludes_as_in_their_own_report(kb: Any) -> 
     ana = member(kb, ANA)
     own = {x.framework for x in decided(kb, ANA).members[0].assessment.exclusions if x.kind == "constraint"}
     d = decide(kb, [ana, member(kb, BEN)], probe=probe_fixture(), draws=200)
-    reasons = {x.framework: x.reasons for x in d.team.exclusions if x.kind == "constraint"}
+    reasons = {x.framework: exclusion_reasons(x) for x in d.team.exclusions if x.kind == "constraint"}
     assert own and own <= set(reasons)
     for fid in own:
         assert any("ana's profile" in r for r in reasons[fid]), reasons[fid]

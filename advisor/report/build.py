@@ -22,6 +22,8 @@ from advisor.report.models import (
     RankingEntry,
     Report,
     Tool,
+    worded_exclusions,
+    worded_recommendation,
     worded_warnings,
 )
 from advisor.report_evidence import AllReduceShape, BenchShape, ProbeShape
@@ -94,7 +96,6 @@ def build_report(
             status=b.status,
             status_code=b.status_code.value,
             installed=b.installed,
-            notes=[n.message for n in b.notes],
             note_codes=[NoteCodeModel(code=n.code, params=n.params) for n in b.notes],
             contributions=b.contributions,
         )
@@ -134,9 +135,9 @@ def build_report(
         method=Method(),
         ranking=ranking,
         sensitivity=assessment.sensitivity,
-        exclusions=assessment.exclusions,
+        exclusions=worded_exclusions(assessment.exclusions),
         warnings=worded_warnings(assessment.warnings),
-        recommendation=assessment.recommendation,
+        recommendation=worded_recommendation(assessment.recommendation),
         migration=assessment.migration,
     )
     data = report.model_dump(mode="json")

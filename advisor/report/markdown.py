@@ -6,7 +6,7 @@ import json
 
 from advisor.report.markdown_summary import change_text, summary_lines
 from advisor.report.models import Report
-from advisor.report.words import warning_sentence
+from advisor.report.words import break_even_statement, exclusion_words, warning_sentence
 from advisor.sanitize import markdown_text as md
 from advisor.sanitize import printable
 from advisor.scoring.explain import display_parts, evidence_label, parts_text
@@ -32,7 +32,7 @@ def recommendation_lines(report: Report) -> list[str]:
     out = [f"- {md(s)}" for s in rec.next_steps] + [""]
     gap = rec.break_even
     if gap:
-        out += [md(gap.statement), ""]
+        out += [md(break_even_statement(gap)), ""]
         cost = gap.cost
         if cost:
             lo, hi = cost.effort
@@ -113,7 +113,7 @@ def sensitivity_lines(report: Report) -> list[str]:
 
 def exclusion_lines(report: Report) -> list[str]:
     """Frameworks left out, each with its reasons."""
-    return [f"- {md(x.framework)}: {md('; '.join(x.reasons))}" for x in report.exclusions]
+    return [f"- {md(x.framework)}: {md(exclusion_words(x))}" for x in report.exclusions]
 
 
 def warning_lines(report: Report) -> list[str]:

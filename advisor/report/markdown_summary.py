@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from advisor.report.models import RankingEntry, Report
+from advisor.report.words import break_even_statement
 from advisor.sanitize import markdown_text as md
 from advisor.scoring.sensitivity import advice_change_sentence
 
@@ -91,7 +92,7 @@ def summary_lines(report: Report) -> list[str]:
         if change:
             out.append(f"- What would change it: {md(change)}")
     if rec.break_even is not None:
-        out.append(f"- Stay or move: {md(rec.break_even.statement)}")
+        out.append(f"- Stay or move: {md(break_even_statement(rec.break_even))}")
     out += _measured(report, first)
     if report.warnings:
         codes = ", ".join(dict.fromkeys(w.code for w in report.warnings))
@@ -99,7 +100,7 @@ def summary_lines(report: Report) -> list[str]:
     if report.exclusions:
         out.append(f"- Excluded: {md(', '.join(x.framework for x in report.exclusions))} (see Exclusions below).")
     room = MAX_SUMMARY_LINES - len(out) - 1  # one blank line closes the summary
-    said = rec.break_even.statement if rec.break_even else None
-    steps = [step for step in rec.next_steps if step != said]
+    # The break-even is said above: its step is found by its index, never by its words.
+    steps = [step for i, step in enumerate(rec.next_steps) if rec.break_even is None or i != rec.break_even_at]
     out += [f"- Next: {md(step)}" for step in steps[:max(room, 0)]]
     return out[:MAX_SUMMARY_LINES - 1] + [""]

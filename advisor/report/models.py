@@ -9,10 +9,11 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from advisor.profile.resolve import EffectiveWeight, WeightSource
-from advisor.report.words import warning_words
+from advisor.report.words import break_even_statement, exclusion_cause_words, note_words, warning_words
 from advisor.report_evidence import AllReduceShape, BenchShape, ProbeShape
 from advisor.scoring.advice import Recommendation
-from advisor.scoring.constraints import Exclusion
+from advisor.scoring.constraints import Exclusion, ExclusionCause, ExclusionCode
+from advisor.scoring.decision import BreakEven
 from advisor.scoring.engine import AssessmentWarning
 from advisor.scoring.evidence import BENCH_FULL_AT, BENCH_WEIGHT, HARDWARE_WEIGHT
 from advisor.scoring.explain import Contribution, NoteCode
@@ -21,9 +22,13 @@ from advisor.scoring.sensitivity import Sensitivity
 from advisor.scoring.setup_evidence import SERVING_WEIGHT
 
 #: Minor versions add optional fields only: a reader of 1.1 reads 1.0 reports unchanged.
-SCHEMA_VERSION: Literal["1.3"] = "1.3"
-READABLE_VERSIONS = ("1.0", "1.1", "1.2", "1.3")
-SCHEMA_ID = "https://fwadvisor.invalid/schemas/report-1.3.json"
+SCHEMA_VERSION: Literal["1.4"] = "1.4"
+READABLE_VERSIONS = ("1.0", "1.1", "1.2", "1.3", "1.4")
+SCHEMA_ID = "https://fwadvisor.invalid/schemas/report-1.4.json"
+
+
+#: Reports whose ranking notes are read as saved (their note parameters do not hold the words).
+_NOTES_AS_SAVED = ("1.0", "1.1", "1.2", "1.3")
 
 
 class _M(BaseModel):
@@ -112,7 +117,10 @@ class RankingEntry(_M):
     topsis_rank: int = Field(ge=1)
     status: str
     installed: bool | None
-    notes: list[str]
+    notes: list[str] = Field(
+        default_factory=list, description="the notes in words, written from note_codes for a reader of the file "
+        "(programs decide on note_codes; before 1.4 these words were saved as scoring wrote them)",
+    )
     contributions: list[Contribution]
     status_code: Literal["measured", "discarded", "installed", "not_installed", "not_probed"] | None = Field(
         default=None, description="measured: benchmarked here and used; discarded: benchmarked on a busy machine"
@@ -155,12 +163,79 @@ def worded_warnings(warnings: Sequence[AssessmentWarning]) -> list[ReportWarning
     return [ReportWarning.model_validate(w.model_dump()) for w in warnings]
 
 
+class ReportExclusion(Exclusion):
+    """An exclusion as the report file carries it: its causes as codes, and the words written from them."""
+
+    reasons: list[str] = Field(
+        default_factory=list,
+        description="the causes in words, one per cause, written from them for a reader of the file (programs "
+        "decide on `causes`; a report older than 1.4 has these words only)",
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _saved(cls, data: Any) -> Any:
+        # Older than 1.4: words only. They become causes of the code `saved`, which keep the words as they were.
+        if isinstance(data, dict) and "causes" not in data and data.get("reasons"):
+            saved = [ExclusionCause(code=ExclusionCode.SAVED, params={"words": str(r)}) for r in data["reasons"]]
+            return {**data, "causes": saved}
+        return data
+
+    @model_validator(mode="after")
+    def _words(self) -> ReportExclusion:
+        # Written at this edge, once, by the one renderer (frozen: set through the instance dict).
+        self.__dict__["reasons"] = [exclusion_cause_words(c) for c in self.causes]
+        return self
+
+
+def worded_exclusions(exclusions: Sequence[Exclusion]) -> list[ReportExclusion]:
+    """The exclusions as the report carries them (with their words)."""
+    return [ReportExclusion.model_validate(x.model_dump()) for x in exclusions]
+
+
+class ReportBreakEven(BreakEven):
+    """The break-even as the report file carries it: its code and figures, and the statement written from them."""
+
+    statement: str = Field(
+        default="",
+        description="stay or move in words, written from code, figures and names for a reader of the file "
+        "(programs decide on `code`; a report older than 1.4 has these words only)",
+    )
+
+    @model_validator(mode="after")
+    def _words(self) -> ReportBreakEven:
+        if self.code is not None:  # written at this edge, once, by the one renderer (frozen: the instance dict)
+            self.__dict__["statement"] = break_even_statement(self)
+        return self
+
+
+class ReportRecommendation(Recommendation):
+    """The advice as the report file carries it (its break-even with the statement's words)."""
+
+    break_even: ReportBreakEven | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _older(cls, data: Any) -> Any:
+        # Older than 1.4: the steps hold the saved statement but not its index; find it among the file's own steps.
+        if isinstance(data, dict) and data.get("break_even_at") is None and isinstance(data.get("break_even"), dict):
+            said, steps = data["break_even"].get("statement"), data.get("next_steps") or []
+            if data["break_even"].get("code") is None and said in steps:
+                return {**data, "break_even_at": steps.index(said)}
+        return data
+
+
+def worded_recommendation(rec: Recommendation) -> ReportRecommendation:
+    """The advice as the report carries it (its break-even's statement written)."""
+    return ReportRecommendation.model_validate(rec.model_dump())
+
+
 class Report(_M):
     """A full fwadvisor report."""
 
     model_config = ConfigDict(extra="forbid", title="fwadvisor report")
 
-    schema_version: Literal["1.0", "1.1", "1.2", "1.3"] = SCHEMA_VERSION
+    schema_version: Literal["1.0", "1.1", "1.2", "1.3", "1.4"] = SCHEMA_VERSION
     generated_at: str
     tool: Tool
     knowledge: Knowledge
@@ -174,12 +249,21 @@ class Report(_M):
     method: Method
     ranking: list[RankingEntry]
     sensitivity: Sensitivity | None
-    exclusions: list[Exclusion]
+    exclusions: list[ReportExclusion]
     warnings: list[ReportWarning]
-    recommendation: Recommendation
+    recommendation: ReportRecommendation
     migration: dict[str, MoveCost] = Field(
         default_factory=dict, description="per framework the team would move to: effort range, capacity share, score"
     )
+
+    @model_validator(mode="after")
+    def _note_words(self) -> Report:
+        # From 1.4 the notes' parameters hold all their words need: written here, once, by the one renderer.
+        # An older report's note_codes lack them: its notes keep the words it was saved with.
+        if self.schema_version not in _NOTES_AS_SAVED:
+            for entry in self.ranking:
+                entry.notes = [note_words(n.code, n.params) for n in entry.note_codes or []]
+        return self
 
 
 def report_schema() -> dict[str, Any]:

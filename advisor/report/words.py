@@ -5,10 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
+from advisor.scoring.constraints import Exclusion, ExclusionCause, ExclusionCode
+from advisor.scoring.decision_words import break_even_statement as break_even_statement  # scoring's steps say it too
 from advisor.scoring.engine import AssessmentWarning, Param, WarningCode
+from advisor.scoring.explain import NoteCode
 
 if TYPE_CHECKING:  # a type only: the team package imports the report, not the other way round
+    from advisor.team.decision_schema import LeftOutSection
     from advisor.team.fragility import Fragility
+    from advisor.team.members import LeftOut
     from advisor.team.warnings import TeamWarning
 
 Params = Mapping[str, Param]
@@ -59,6 +64,71 @@ def warning_sentence(warning: AssessmentWarning) -> str:
     return f"{warning.framework}: {message}" if warning.framework else message
 
 
+def _whose(cause: ExclusionCause) -> str:
+    return {"profile": "profile", "member": f"{cause.name}'s profile", "policy": f"policy {cause.name!r}"}[cause.by]
+
+
+def _jurisdiction(p: Params) -> str:
+    by = f"{p['maintainer']}, {p['jurisdiction']}" if p["maintainer"] and p["jurisdiction"] else "unknown"
+    return f"maintainer jurisdiction ({by}) is not among the allowed ({p['who']}): {p['allowed']}"
+
+
+_EXCLUSION_WORDS: dict[ExclusionCode, Callable[[Params], str]] = {
+    ExclusionCode.NOT_CONSIDERED: lambda p: "not in the profile's list of frameworks to consider"
+    if p["by"] == "profile" else f"not among the frameworks {p['name']} considers",
+    ExclusionCode.EXCLUDED: lambda p: f"excluded by {p['who']}",
+    ExclusionCode.HARDWARE: lambda p: f"must run on {p['hardware']} ({p['who']}): {p['framework']}'s support is "
+    f"'{p['support']}'",
+    ExclusionCode.NO_ROUTE: lambda p: f"must deploy to {p['target']} ({p['who']}): the knowledge base knows no route",
+    ExclusionCode.ROUTE: lambda p: f"must deploy to {p['target']} ({p['who']}): route '{p['route']}' is "
+    f"'{p['support']}'",
+    ExclusionCode.LICENCE: lambda p: f"licence {p['licence']} is not among the allowed ({p['who']}): {p['allowed']}",
+    ExclusionCode.JURISDICTION: _jurisdiction,
+    ExclusionCode.MULTI_BACKEND: lambda p: f"one code base must run under several frameworks' backends ({p['who']}): "
+    + (str(p["detail"]) or "no portability fact in the knowledge base"),
+    ExclusionCode.OS: lambda p: f"does not run natively on {p['os']} (knowledge base) ({p['who']} environment)",
+    ExclusionCode.NVIDIA: lambda p: f"cannot use the team's NVIDIA GPUs ({p['who']}): {p['detail']}",
+    ExclusionCode.SAVED: lambda p: str(p["words"]),
+}
+
+
+def exclusion_cause_words(cause: ExclusionCause) -> str:
+    """One cause of an exclusion in words, from its code, whose constraint it is, and its parameters."""
+    return _EXCLUSION_WORDS[cause.code]({**cause.params, "by": cause.by, "name": cause.name, "who": _whose(cause)})
+
+
+def exclusion_reasons(exclusion: Exclusion) -> list[str]:
+    """Why a framework is left out, one phrase per cause (a report written before codes: the words it saved)."""
+    return [exclusion_cause_words(c) for c in exclusion.causes]
+
+
+def exclusion_words(exclusion: Exclusion) -> str:
+    """Why a framework is left out, as one line: its causes' words joined by "; "."""
+    return "; ".join(exclusion_reasons(exclusion))
+
+
+def _note_cap(p: Params) -> str:
+    return f"{p['name']}: {p['detail']}"
+
+
+_NOTE_WORDS: dict[NoteCode, Callable[[Params], str]] = {
+    NoteCode.GPU_FLOOR: lambda p: str(p["detail"]),
+    NoteCode.PYTHON_VERSION: lambda p: str(p["detail"]),
+    NoteCode.SERVING_GAP: lambda p: f"the team's serving stack {p['stack']} does not take {p['framework']} models "
+    "natively: a move also means replacing or bridging it",
+    NoteCode.NO_MIGRATION_ENTRY: lambda p: f"no migration entry {p['source']} -> {p['target']} in the knowledge base",
+    NoteCode.ON_TEAM_HARDWARE: _note_cap,
+    NoteCode.HARDWARE_CAP: _note_cap,
+    NoteCode.DOMAINS: _note_cap,
+    NoteCode.PORTABILITY: _note_cap,
+}
+
+
+def note_words(code: NoteCode, params: Params) -> str:
+    """A ranking note's words, from its code and parameters (report 1.4 and newer; older ones keep their notes)."""
+    return _NOTE_WORDS[code](params)
+
+
 #: What a team's profile takes where members state a field differently, by the field (`used` is the value taken).
 _DIFFER_RULES: dict[str, Callable[[Params], str]] = {
     "team.current": lambda p: f"the team's move starts from all of {p['used']}",
@@ -80,6 +150,25 @@ _TEAM_WORDS: dict[str, Callable[[Params], str]] = {
     f"{float(p['consistency_ratio']):.2f} > 0.10): they disagree with each other, not only within themselves",
     "team_of_one": lambda p: "a team of one: the team's answer is that member's own",
 }
+
+
+def _invalid(p: Params) -> str:
+    return (f"line {p['line']}: " if p["line"] else "") + (f"{p['field']}: " if p["field"] else "") + str(p["detail"])
+
+
+_LEFT_OUT_WORDS: dict[str, Callable[[Params], str]] = {
+    "invalid": _invalid,
+    "same_file": lambda p: f"the same member as {p['first']}: counted once",
+    "same_member": lambda p: f"names member {str(p['member'])!r}, as {p['first']} does: one person, one vote (the "
+    "first file counts; give each person one profile)",
+}
+
+
+def left_out_words(left: LeftOut | LeftOutSection) -> str:
+    """Why a member file is left out, from its code and parameters (a decision older than 2.2: its saved words)."""
+    if left.code is None:
+        return str(getattr(left, "reason", "") or "")
+    return _LEFT_OUT_WORDS[left.code](left.params)
 
 
 def team_warning_words(warning: TeamWarning) -> str:

@@ -11,6 +11,7 @@ from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.schema import Hardware
 from advisor.profile import ResolvedProfile
 from advisor.scoring.decision import BreakEven, advised
+from advisor.scoring.decision_words import break_even_statement
 from advisor.scoring.evidence import machine_busy
 from advisor.scoring.explain import Breakdown
 from advisor.scoring.fleet import FloorFinding
@@ -40,6 +41,9 @@ class Recommendation(Result):
         default="choose", description="stay with the incumbent, move to another framework, or choose (greenfield)"
     )
     break_even: BreakEven | None = None
+    break_even_at: int | None = Field(
+        default=None, description="the index in next_steps of the break-even's statement (since report 1.4)"
+    )
     audience: Audience = Field(
         default="profile", description="whom the advice addresses: one profile (report) or a team (team decide)"
     )
@@ -89,6 +93,12 @@ def _route_steps(
     return out
 
 
+def _say(steps: list[str], gap: BreakEven) -> int:
+    """Append the break-even's statement to the steps; its index, so that programs find it without its words."""
+    steps.append(break_even_statement(gap))
+    return len(steps) - 1
+
+
 def recommend(
     kb: KnowledgeBase,
     resolved: ResolvedProfile,
@@ -124,12 +134,13 @@ def recommend(
         "choose" if not current else ("stay" if top.framework in current else "move")
     )
     steps: list[str] = []
+    at: int | None = None  # where the break-even's statement stands in the steps
     if advised(ranking, gap) is not top:
         # Stay is the default: the winner's lead does not pay for the move, so the incumbent is the advice.
         assert gap is not None  # advised() names another framework only where a move does not pay
         top, decision = advised(ranking, gap), "stay"
         tied_with = [gap.challenger]
-        steps.append(gap.statement)
+        at = _say(steps, gap)
     name = top.name
     if decision == "stay" and top is not ranking[0]:
         summary = (
@@ -171,7 +182,7 @@ def recommend(
             )
     if top.framework in current:
         if gap is not None and top is ranking[0]:
-            steps.append(gap.statement)
+            at = _say(steps, gap)
         remaining = [f for f in current if f != top.framework]
         if not remaining:
             steps.append(f"Stay with {name}: the team already uses it, so there is no migration cost.")
@@ -183,7 +194,7 @@ def recommend(
             )
     else:
         if gap is not None and gap.challenger == top.framework:
-            steps.append(gap.statement)
+            at = _say(steps, gap)
         elif gap is None and current:
             steps.append(_forced_move(kb, current, top.framework, (costs or {}).get(top.framework)))
         for src in current:
@@ -214,5 +225,5 @@ def recommend(
     verdict = "tie" if decision == "stay" and top is not ranking[0] else sens.verdict
     return Recommendation(
         framework=top.framework, name=name, verdict=verdict, tied_with=tied_with, summary=summary, next_steps=steps,
-        decision=decision, break_even=gap, audience=audience, install=install,
+        decision=decision, break_even=gap, break_even_at=at, audience=audience, install=install,
     )

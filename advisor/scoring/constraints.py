@@ -5,21 +5,53 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Literal
+
+from pydantic import Field
 
 from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.schema import Constraints, Support
 from advisor.profile import FleetEntry, Profile, ResolvedProfile
-from advisor.scoring.fleet import FloorFinding, nvidia_finding, platform_reasons
+from advisor.scoring.fleet import FloorFinding, nvidia_finding
 from advisor.scoring.result import FrozenResult
 
 
+class ExclusionCode(StrEnum):
+    """Why a framework is left out, so programs decide on the code; the words are written at the edge."""
+
+    NOT_CONSIDERED = "not_considered"  # not in the profile's (or a member's) list of frameworks to consider
+    EXCLUDED = "excluded"  # named in `exclude`
+    HARDWARE = "hardware"  # params: hardware, framework (its name), support (must_run_on: its support there)
+    NO_ROUTE = "no_route"  # params: target (must_deploy_to, no route known)
+    ROUTE = "route"  # params: target, route, support (must_deploy_to, the route's support)
+    LICENCE = "licence"  # params: licence, allowed
+    JURISDICTION = "jurisdiction"  # params: maintainer (may be ""), jurisdiction (may be ""), allowed
+    MULTI_BACKEND = "multi_backend"  # params: detail (the knowledge base's portability fact, or "")
+    OS = "os"  # params: os (the framework does not run natively on one of the team's operating systems)
+    NVIDIA = "nvidia"  # params: detail (the fleet's finding on the team's NVIDIA GPUs)
+    SAVED = "saved"  # params: words (a report written before exclusions carried codes: its words as saved)
+
+
+#: Whose constraint it is: the profile's, a team member's (name: their label) or a policy's (name: its id).
+By = Literal["profile", "member", "policy"]
+
+
+class ExclusionCause(FrozenResult):
+    """One reason a framework is left out: its code, whose constraint, and the parameters its words take."""
+
+    code: ExclusionCode
+    by: By = "profile"
+    name: str = Field(default="", description="the member's label or the policy's id (by member or policy)")
+    params: dict[str, str] = Field(default_factory=dict)
+
+
 class Exclusion(FrozenResult):
-    """A framework left out, and why."""
+    """A framework left out, and why (each cause a code and parameters; the words are written at the edge)."""
 
     framework: str
     kind: Literal["constraint", "not_considered"]  # cannot meet a hard constraint, or left out by the profile
-    reasons: list[str]
+    causes: list[ExclusionCause] = Field(default_factory=list, description="why, as codes (since report 1.4)")
 
 
 @dataclass
@@ -43,38 +75,55 @@ def licence_allowed(licence: str, allowed: Iterable[str]) -> bool:
     return all(p.strip().lower() in ok for p in re.split(r"\sAND\s", expr, flags=re.IGNORECASE))
 
 
-def check_constraints(kb: KnowledgeBase, framework: str, cons: Constraints, who: str) -> list[str]:
-    """Why `framework` fails `cons` (empty when it meets them); `who` names where the constraint came from."""
+def check_constraints(
+    kb: KnowledgeBase, framework: str, cons: Constraints, by: By = "profile", name: str = ""
+) -> list[ExclusionCause]:
+    """Why `framework` fails `cons` (empty when it meets them); `by` and `name` say whose constraints they are."""
     fw = kb.frameworks[framework]
-    reasons: list[str] = []
+
+    def cause(code: ExclusionCode, **params: str) -> ExclusionCause:
+        return ExclusionCause(code=code, by=by, name=name, params=params)
+
+    reasons: list[ExclusionCause] = []
     if framework in cons.exclude:
-        reasons.append(f"excluded by {who}")
+        reasons.append(cause(ExclusionCode.EXCLUDED))
     for hw in cons.must_run_on:
         status = kb.hardware_support(framework, hw)
         if not status.usable:
-            reasons.append(f"must run on {hw.value} ({who}): {fw.name}'s support is '{status.value}'")
+            reasons.append(cause(ExclusionCode.HARDWARE, hardware=hw.value, framework=fw.name, support=status.value))
     for target in cons.must_deploy_to:
         route = kb.route(framework, target)
         if route is None:
-            reasons.append(f"must deploy to {target} ({who}): the knowledge base knows no route")
+            reasons.append(cause(ExclusionCode.NO_ROUTE, target=str(target)))
         elif not route.status.usable:
-            reasons.append(f"must deploy to {target} ({who}): route '{route.route}' is '{route.status.value}'")
+            reasons.append(cause(ExclusionCode.ROUTE, target=str(target), route=route.route,
+                                 support=route.status.value))
     if cons.licenses:
         if not licence_allowed(fw.license, cons.licenses):
             own = re.split(r"[;(]", fw.license, maxsplit=1)[0].strip()
-            reasons.append(f"licence {own} is not among the allowed ({who}): {', '.join(cons.licenses)}")
+            reasons.append(cause(ExclusionCode.LICENCE, licence=own, allowed=", ".join(cons.licenses)))
     steward = kb.stewardship.get(framework)
     if cons.maintainer_jurisdictions:
         # Sovereignty: an unknown jurisdiction cannot be shown to meet the requirement, so it fails it.
         where = steward.jurisdiction if steward else None
         if where not in cons.maintainer_jurisdictions:
-            allowed = ", ".join(cons.maintainer_jurisdictions)
-            by = f"{steward.maintainer}, {where}" if steward and where else "unknown"
-            reasons.append(f"maintainer jurisdiction ({by}) is not among the allowed ({who}): {allowed}")
+            reasons.append(cause(
+                ExclusionCode.JURISDICTION, maintainer=steward.maintainer if steward and where else "",
+                jurisdiction=where or "", allowed=", ".join(cons.maintainer_jurisdictions),
+            ))
     if cons.multi_backend and not (steward and steward.multi_backend):
-        why = steward.portability if steward else "no portability fact in the knowledge base"
-        reasons.append(f"one code base must run under several frameworks' backends ({who}): {why}")
+        reasons.append(cause(ExclusionCode.MULTI_BACKEND, detail=steward.portability if steward else ""))
     return reasons
+
+
+def os_causes(kb: KnowledgeBase, framework: str, profile: Profile, by: By, name: str) -> list[ExclusionCause]:
+    """The team's operating systems `framework` does not run on natively (empty: it does, or unknown)."""
+    steward = kb.stewardship.get(framework)
+    return [
+        ExclusionCause(code=ExclusionCode.OS, by=by, name=name, params={"os": os_id.value})
+        for os_id in profile.environment.os
+        if steward is not None and steward.os.get(os_id) is Support.NONE
+    ]
 
 
 def nvidia_route_none(
@@ -97,34 +146,34 @@ def apply_constraints(
     resolved: ResolvedProfile,
     frameworks: Iterable[str] | None = None,
     fleet: list[FleetEntry] | None = None,
-    who: str = "profile",
+    member: str | None = None,
 ) -> ConstraintResult:
     """Split the knowledge base's frameworks into candidates and exclusions (profile + overlay policies).
 
-    `fleet` is the team's hardware (profile plus probe, see `advisor.scoring.fleet.team_fleet`); `who` names
-    the profile in the reasons (a team decision names the member).
+    `fleet` is the team's hardware (profile plus probe, see `advisor.scoring.fleet.team_fleet`); `member` is the
+    team member whose profile this is (a team decision names them in the causes).
     """
     fleet = list(resolved.profile.fleet) if fleet is None else fleet
+    by: By = "profile" if member is None else "member"
+    name = member or ""
     considered = set(resolved.frameworks)
     out = ConstraintResult()
     for fid in frameworks if frameworks is not None else kb.frameworks:
         if fid not in considered:
-            out.exclusions.append(
-                Exclusion(
-                    framework=fid,
-                    kind="not_considered",
-                    reasons=["not in the profile's list of frameworks to consider"],
-                )
-            )
+            out.exclusions.append(Exclusion(
+                framework=fid, kind="not_considered",
+                causes=[ExclusionCause(code=ExclusionCode.NOT_CONSIDERED, by=by, name=name)],
+            ))
             continue
-        reasons = check_constraints(kb, fid, resolved.constraints, who)
-        reasons += [f"{r} ({who} environment)" for r in platform_reasons(kb, fid, resolved.profile)]
+        reasons = check_constraints(kb, fid, resolved.constraints, by, name)
+        reasons += os_causes(kb, fid, resolved.profile, by, name)
         if (route := nvidia_route_none(kb, fid, resolved.profile, fleet)) is not None:
-            reasons.append(f"cannot use the team's NVIDIA GPUs ({who}): {route.message}")
+            nvidia = {"detail": route.message}
+            reasons.append(ExclusionCause(code=ExclusionCode.NVIDIA, by=by, name=name, params=nvidia))
         for pid in resolved.policies:
-            reasons += check_constraints(kb, fid, kb.policies[pid].constraints, f"policy {pid!r}")
+            reasons += check_constraints(kb, fid, kb.policies[pid].constraints, "policy", pid)
         if reasons:
-            out.exclusions.append(Exclusion(framework=fid, kind="constraint", reasons=reasons))
+            out.exclusions.append(Exclusion(framework=fid, kind="constraint", causes=reasons))
         else:
             out.candidates.append(fid)
     return out

@@ -21,6 +21,7 @@ as effort grows as kLOC**E, a codebase size.
 from __future__ import annotations
 
 import math
+from enum import StrEnum
 from typing import Any, Literal
 
 import numpy as np
@@ -30,11 +31,21 @@ from pydantic import Field
 from advisor.knowledge.base import KnowledgeBase
 from advisor.profile.resolve import WEIGHT_SCALE_MAX
 from advisor.scoring.explain import Breakdown
-from advisor.scoring.migration import MoveCost, route_sentence
+from advisor.scoring.migration import MoveCost
 from advisor.scoring.result import FrozenResult
 from advisor.scoring.sensitivity import TIE_GAP, AdviceChange, Sensitivity
 
 MIGRATION = "migration_cost"
+
+
+class BreakEvenCode(StrEnum):
+    """What the break-even concludes, so programs decide on the code; the words are `decision_words`'."""
+
+    PAYS = "pays"  # the move pays: moving is advised
+    NO_MARGIN = "no_margin"  # the challenger does not beat the incumbent by the margin even at no cost
+    TOO_COSTLY = "too_costly"  # the move would pay only under break_even_share of the team's capacity
+    WITHIN_UNCERTAINTY = "within_uncertainty"  # the challenger does not lead the ranking beyond its uncertainty
+    STAY = "stay"  # otherwise: stay with the incumbent
 
 
 class BreakEven(FrozenResult):
@@ -55,13 +66,18 @@ class BreakEven(FrozenResult):
     break_even_effort_engineer_months: float | None
     break_even_kloc: float | None
     cost: MoveCost | None = Field(description="the move's effort range and capacity share")
-    statement: str
     value_stay: float | None = Field(
         default=None,
         description="(1 - f_I) * benefit_incumbent, where settling on the incumbent means porting the team's "
         "code in its other frameworks (f_I: that port's capacity share); null when nothing else must move",
     )
     stay_cost: MoveCost | None = Field(default=None, description="that port's effort range and capacity share")
+    code: BreakEvenCode | None = Field(
+        default=None, description="what it concludes (since report 1.4; older reports have the statement only)"
+    )
+    names: dict[str, str] = Field(
+        default_factory=dict, description="the names of the frameworks its words name, by id (since report 1.4)"
+    )
 
 
 def benefit(b: Breakdown) -> float:
@@ -122,22 +138,8 @@ def break_even(
     max_share = 1.0 - (value_stay + TIE_GAP) / b_c if b_c > value_stay + TIE_GAP else None
     max_effort = max_share * cost.capacity if cost is not None and max_share is not None else None
     max_kloc = cost.kloc_for_share(max_share) if cost is not None and max_share is not None else None
-    statement = _statement(
-        kb,
-        inc.framework,
-        chal.framework,
-        b_i,
-        b_c,
-        cost,
-        value_move,
-        pays,
-        ranked_ahead,
-        max_share,
-        max_effort,
-        max_kloc,
-        stay_cost,
-        value_stay,
-    )
+    named = _named(inc.framework, chal.framework, cost, stay_cost)
+    names = {f: kb.frameworks[f].name for f in named if f in kb.frameworks}
     return BreakEven(
         incumbent=inc.framework,
         challenger=chal.framework,
@@ -153,75 +155,32 @@ def break_even(
         break_even_effort_engineer_months=max_effort,
         break_even_kloc=max_kloc,
         cost=cost,
-        statement=statement,
         value_stay=value_stay if stay_cost else None,
         stay_cost=stay_cost,
+        code=_code(pays, max_share, value_move, b_i, ranked_ahead),
+        names=names,
     )
 
 
-def _statement(
-    kb: KnowledgeBase,
-    inc: str,
-    chal: str,
-    b_i: float,
-    b_c: float,
-    cost: MoveCost | None,
-    value_move: float | None,
-    pays: bool,
-    ranked_ahead: bool,
-    max_share: float | None,
-    max_effort: float | None,
-    max_kloc: float | None,
-    stay_cost: MoveCost | None = None,
-    value_stay: float | None = None,
-) -> str:
-    i, c = kb.frameworks[inc].name, kb.frameworks[chal].name
-    parts: list[str] = []
-    if stay_cost is not None:
-        lo, hi = stay_cost.effort
-        others = ", ".join(kb.frameworks[p.source].name for p in stay_cost.pairs)
-        parts.append(
-            f"Settling on {i} means porting the team's {others} code: an estimated {lo:.0f}-{hi:.0f} "
-            f"engineer-months ({100 * stay_cost.share[0]:.0f}-{100 * stay_cost.share[1]:.0f}% of the capacity), "
-            f"after which {i} delivers {value_stay:.2f}."
-        )
-    if cost is not None:
-        lo, hi = cost.effort
-        team = f"{cost.team_size} engineer{'s' if cost.team_size != 1 else ''}" + (
-            " (team size not given)" if cost.team_size_assumed else ""
-        )
-        parts.append(
-            f"Moving to {c} costs an estimated {lo:.0f}-{hi:.0f} engineer-months "
-            f"({100 * cost.share[0]:.0f}-{100 * cost.share[1]:.0f}% of {team} over {cost.horizon_months:g} months)."
-        )
-        names = {f: k.name for f, k in kb.frameworks.items()}
-        # A costed route is part of that estimate: say which, so the break-even below is read against it.
-        parts += [f"{text}." for p in cost.pairs if p.route and p.route.share is not None
-                  if (text := route_sentence(names, p))]
-    else:
-        parts.append(f"The knowledge base has no effort estimate for moving to {c}.")
-    diff = b_c - b_i
-    parts.append(
-        f"Leaving migration aside, {c} scores {b_c:.2f} and {i} {b_i:.2f} ({'+' if diff >= 0 else '-'}{abs(diff):.2f})"
-        + (f"; after the capacity spent on the move {c} delivers {value_move:.2f}." if value_move is not None else ".")
-    )
+def _named(inc: str, chal: str, *costs: MoveCost | None) -> list[str]:
+    """The frameworks the break-even's words name: the two compared, and those of the moves' pairs and routes."""
+    out = [inc, chal]
+    for cost in costs:
+        for p in cost.pairs if cost is not None else []:
+            out += [p.source, *((p.route.through, p.route.backend) if p.route else ())]
+    return list(dict.fromkeys(out))
+
+
+def _code(
+    pays: bool, max_share: float | None, value_move: float | None, b_i: float, ranked_ahead: bool
+) -> BreakEvenCode:
     if pays:
-        tail = f" (it stops paying above {max_effort:.0f} engineer-months)" if max_effort is not None else ""
-        parts.append(f"The move pays{tail}: moving to {c} is advised.")
-    elif max_share is None:
-        parts.append(f"{c} does not beat {i} by the {TIE_GAP:.2f}-point margin even at no cost: stay with {i}.")
-    elif value_move is not None and value_move - b_i < TIE_GAP:
-        size = f", a codebase of about {max_kloc:.0f} kLOC" if max_kloc is not None else ""
-        effort = f" (about {max_effort:.0f} engineer-months{size})" if max_effort is not None else ""
-        parts.append(
-            f"Stay with {i}: the move would pay only if it took under {100 * max_share:.0f}% of the team's "
-            f"capacity{effort}."
-        )
-    elif not ranked_ahead:
-        parts.append(f"Stay with {i}: {c} does not lead the ranking by more than its uncertainty.")
-    else:
-        parts.append(f"Stay with {i}.")
-    return " ".join(parts)
+        return BreakEvenCode.PAYS
+    if max_share is None:
+        return BreakEvenCode.NO_MARGIN
+    if value_move is not None and value_move - b_i < TIE_GAP:
+        return BreakEvenCode.TOO_COSTLY
+    return BreakEvenCode.STAY if ranked_ahead else BreakEvenCode.WITHIN_UNCERTAINTY
 
 
 def _advised_rows(

@@ -187,15 +187,16 @@ def assess(
         cap_override = override if floor is not None and floor.support is Support.NONE else None
         if floor is not None:
             floors[fid] = floor
-            notes.append(Note(NoteCode.GPU_FLOOR, floor.message))
+            notes.append(Note(NoteCode.GPU_FLOOR, {"detail": floor.message}))
             warnings.append(_warning(WarningCode.HARDWARE, {"form": "gpu_floor", "detail": floor.message}, fid))
         if python := python_finding(kb, fid, resolved.profile):
-            notes.append(Note(NoteCode.PYTHON_VERSION, python))
+            notes.append(Note(NoteCode.PYTHON_VERSION, {"detail": python}))
             warnings.append(_warning(WarningCode.PYTHON_VERSION, {"detail": python}, fid))
         cost = move_cost(kb, fid, resolved.profile)
         if cost is not None and cost.pairs:
             costs[fid] = cost
-        notes += [Note(NoteCode.SERVING_GAP, text, {"serving": sid}) for sid, text in serving_gaps(kb, fid, resolved)]
+        notes += [Note(NoteCode.SERVING_GAP, {"serving": sid, "stack": kb.serving[sid].name, "framework": fw.name})
+                  for sid, _text in serving_gaps(kb, fid, resolved)]
         dom = domain_ecosystem(kb, fid, resolved.domain_weights)
         for cid in criteria:
             crit = kb.criteria[cid]
@@ -208,7 +209,7 @@ def assess(
                 measured = setup.serving_evidence(kb, fid, resolved.profile)
             elif crit.evidence == "migration":
                 measured, mig_notes = setup.migration_evidence(kb, fid, resolved.profile)
-                notes += [Note(NoteCode.NO_MIGRATION_ENTRY, text, {"source": src}) for src, text in mig_notes]
+                notes += [Note(NoteCode.NO_MIGRATION_ENTRY, {"source": src, "target": fid}) for src, _t in mig_notes]
                 for _src, text in mig_notes:
                     warnings.append(_warning(WarningCode.KNOWLEDGE, {"detail": text}, fid))
             else:
@@ -228,26 +229,29 @@ def assess(
                 knowledge = on_hw.score
                 rationale, sources, as_of = on_hw.rationale, on_hw.sources, on_hw.as_of
                 measured.summary = f"{measured.summary}; {on_hw.summary}"
-                notes.append(Note(NoteCode.ON_TEAM_HARDWARE, f"{crit.name}: {on_hw.summary}", {"criterion": cid}))
+                on: dict[str, str | float] = {"criterion": cid, "name": crit.name, "detail": on_hw.summary}
+                notes.append(Note(NoteCode.ON_TEAM_HARDWARE, on))
             elif cid in ev.HARDWARE_BOUND:
                 cap, why = ev.hardware_cap(kb, fid, probe, required, cap_override)
                 if cap is not None and cap < knowledge:
                     knowledge = cap
                     measured.summary = f"{measured.summary}; {why}"
-                    notes.append(Note(NoteCode.HARDWARE_CAP, f"{crit.name}: {why}", {"criterion": cid, "cap": cap}))
+                    notes.append(Note(NoteCode.HARDWARE_CAP,
+                                      {"criterion": cid, "name": crit.name, "detail": why, "cap": cap}))
             if cid == "ecosystem" and dom is not None and (on_hw is None or dom.score <= knowledge):
                 # The team's domains replace the general score; a lower figure on the team's hardware still wins.
                 knowledge = dom.score
                 rationale, sources, as_of = dom.rationale, dom.sources, dom.as_of
                 measured.summary = f"{measured.summary}; {dom.summary}"
                 measured.figures = [*measured.figures, *dom.parts]
-                notes.append(Note(NoteCode.DOMAINS, f"{crit.name}: {dom.summary}", {"criterion": cid}))
+                notes.append(Note(NoteCode.DOMAINS, {"criterion": cid, "name": crit.name, "detail": dom.summary}))
                 replaced = True
             if cid == VENDOR_RISK and (port := team_portability(kb, fid, probe, required, override)) is not None:
                 # On the team's hardware, breadth beyond it is the hardware vendor's risk: it joins stewardship.
                 knowledge, parts = port.governance(knowledge)
                 measured.summary = f"{measured.summary}; {port.summary()}"
-                notes.append(Note(NoteCode.PORTABILITY, f"{crit.name}: {port.summary()}", {"criterion": cid}))
+                beyond: dict[str, str | float] = {"criterion": cid, "name": crit.name, "detail": port.summary()}
+                notes.append(Note(NoteCode.PORTABILITY, beyond))
                 replaced = True
             score = blend(knowledge, measured)
             contributions.append(

@@ -134,24 +134,27 @@ class Contribution(Result):
 
 
 class NoteCode(StrEnum):
-    """What a ranking note is about, so programs decide on the code and never on the sentence."""
+    """What a ranking note is about, so programs decide on the code and never on the sentence.
 
-    GPU_FLOOR = "gpu_floor"  # the team's oldest NVIDIA GPU is below the framework's CUDA wheels' floor
-    PYTHON_VERSION = "python_version"  # the framework's current release has no wheels for the team's Python
-    SERVING_GAP = "serving_gap"  # params: serving (a serving stack of the team that does not take its models)
-    NO_MIGRATION_ENTRY = "no_migration_entry"  # params: source (no migration entry from that framework)
-    ON_TEAM_HARDWARE = "on_team_hardware"  # params: criterion (the score on the team's hardware replaced it)
-    HARDWARE_CAP = "hardware_cap"  # params: criterion, cap (capped by the route's support on the team's hardware)
-    DOMAINS = "domains"  # params: criterion (the team's domains replaced the general ecosystem score)
-    PORTABILITY = "portability"  # params: criterion (breadth beyond the team's hardware joined its governance score)
+    `detail` is the finding's own words where another module's finding is the note (as a warning's `detail`);
+    `name` is the criterion's name. Both since report 1.4; the words are written at the edge.
+    """
+
+    GPU_FLOOR = "gpu_floor"  # params: detail (the team's oldest NVIDIA GPU is below the CUDA wheels' floor)
+    PYTHON_VERSION = "python_version"  # params: detail (the current release has no wheels for the team's Python)
+    SERVING_GAP = "serving_gap"  # params: serving, stack, framework (a serving stack that does not take its models)
+    NO_MIGRATION_ENTRY = "no_migration_entry"  # params: source, target (no migration entry from that framework)
+    ON_TEAM_HARDWARE = "on_team_hardware"  # params: criterion, name, detail (the score on the team's hardware)
+    HARDWARE_CAP = "hardware_cap"  # params: criterion, name, detail, cap (capped by the route's support there)
+    DOMAINS = "domains"  # params: criterion, name, detail (the team's domains replaced the general ecosystem score)
+    PORTABILITY = "portability"  # params: criterion, name, detail (breadth beyond the team's hardware joined it)
 
 
 @dataclass(frozen=True)
 class Note:
-    """One note on a framework's ranking: its code and parameters, and the sentence written from them."""
+    """One note on a framework's ranking: its code and the parameters its words are written from."""
 
     code: NoteCode
-    message: str
     params: dict[str, str | float] = field(default_factory=dict)
 
 

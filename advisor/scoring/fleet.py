@@ -76,17 +76,6 @@ class _NoSteward:
     gpu = None
 
 
-def platform_reasons(kb: KnowledgeBase, framework: str, profile: Profile) -> list[str]:
-    """Why `framework` cannot serve the team's operating systems (empty: it can, or unknown)."""
-    reasons: list[str] = []
-    steward = kb.stewardship.get(framework)
-    for os_id in profile.environment.os:
-        status = steward.os.get(os_id) if steward else None
-        if status is Support.NONE:
-            reasons.append(f"does not run natively on {os_id.value} (knowledge base)")
-    return reasons
-
-
 def _version(text: str) -> tuple[int, ...]:
     return tuple(int(x) for x in text.split(".") if x.isdigit())
 

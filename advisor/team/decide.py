@@ -22,7 +22,8 @@ from pydantic import Field
 from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.freshness import stale_facts
 from advisor.profile import AhpResult, resolve_profile
-from advisor.scoring.constraints import Exclusion, apply_constraints, check_constraints
+from advisor.report.words import left_out_words
+from advisor.scoring.constraints import Exclusion, ExclusionCause, apply_constraints, check_constraints
 from advisor.scoring.engine import Assessment, assess
 from advisor.scoring.fleet import team_fleet
 from advisor.scoring.result import FrozenResult
@@ -100,30 +101,36 @@ def team_candidates(
     Each member's constraints are applied as `report` applies them (their environment and fleet, with the
     probe's GPUs, included); the knowledge base's policies once, for the team.
     """
-    hard: dict[str, list[str]] = {fid: [] for fid in kb.frameworks}
-    soft: dict[str, list[str]] = {fid: [] for fid in kb.frameworks}
+    hard: dict[str, list[ExclusionCause]] = {fid: [] for fid in kb.frameworks}
+    soft: dict[str, list[ExclusionCause]] = {fid: [] for fid in kb.frameworks}
     for m in members:
         own = dataclasses.replace(m.resolved, policies=())
         fleet = team_fleet(m.resolved.profile, probe)
-        for x in apply_constraints(kb, own, fleet=fleet, who=f"{m.label}'s profile").exclusions:
-            if x.kind == "constraint":
-                hard[x.framework] += x.reasons
-            else:
-                soft[x.framework].append(f"not among the frameworks {m.label} considers")
+        for x in apply_constraints(kb, own, fleet=fleet, member=m.label).exclusions:
+            (hard if x.kind == "constraint" else soft)[x.framework] += x.causes
     for pid in kb.policies:
         for fid in kb.frameworks:
-            hard[fid] += check_constraints(kb, fid, kb.policies[pid].constraints, f"policy {pid!r}")
+            hard[fid] += check_constraints(kb, fid, kb.policies[pid].constraints, "policy", pid)
     candidates = [fid for fid in kb.frameworks if not hard[fid] and not soft[fid]]
     exclusions = [
         Exclusion(
             framework=fid,
             kind="constraint" if hard[fid] else "not_considered",
-            reasons=list(dict.fromkeys(hard[fid] + soft[fid])),
+            causes=_unique(hard[fid] + soft[fid]),
         )
         for fid in kb.frameworks
         if hard[fid] or soft[fid]
     ]
     return candidates, exclusions
+
+
+def _unique(causes: list[ExclusionCause]) -> list[ExclusionCause]:
+    """The causes in order, each once (two members may fail the same policy, which is checked once anyway)."""
+    out: list[ExclusionCause] = []
+    for c in causes:
+        if c not in out:
+            out.append(c)
+    return out
 
 
 def _disagreements(kb: KnowledgeBase, members: Sequence[Member], top: int = 3) -> list[Disagreement]:
@@ -195,7 +202,7 @@ def decide(
     known_stale = stale_facts(kb, today)
     criteria = list(kb.criteria)
     warnings = [
-        TeamWarning(code=TeamWarningCode.MEMBER_LEFT_OUT, params={"reason": x.reason}, member=x.path)
+        TeamWarning(code=TeamWarningCode.MEMBER_LEFT_OUT, params={"reason": left_out_words(x)}, member=x.path)
         for x in left_out
     ]
     pairwise = [m for m in members if m.kind == "pairwise"]

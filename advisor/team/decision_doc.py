@@ -80,7 +80,7 @@ def to_document(
     bench: BenchReport | None,
     evidence: str,
 ) -> TeamDecisionDoc:
-    """The document of `decision` (schema `team-decision.schema.json`, version 2.1)."""
+    """The document of `decision` (schema `team-decision.schema.json`, version 2.2)."""
     team_report = build_report(decision.team, kb, probe=probe, bench=bench, profile_source="team (aggregated)")
     members = [v.member for v in decision.members]
     aij = decision.aij
@@ -96,7 +96,7 @@ def to_document(
             "benchmarks": None if bench is None else len(bench.results),
         },
         members=[_member(v) for v in decision.members],
-        left_out=[LeftOutSection(file=_path(x.path), reason=x.reason) for x in decision.left_out],
+        left_out=[LeftOutSection(file=_path(x.path), code=x.code, params=x.params) for x in decision.left_out],
         aggregation=AggregationSection(
             weight_members=[m.label for m in members if m.kind == "weights"],
             pairwise_members=[m.label for m in members if m.kind == "pairwise"],

@@ -7,7 +7,7 @@ from typing import Any
 from advisor.report import Report
 from advisor.report.markdown import exclusion_lines, ranking_lines, sensitivity_lines, warning_lines
 from advisor.report.models import Method
-from advisor.report.words import fragility_statement, team_warning_sentence
+from advisor.report.words import fragility_statement, left_out_words, team_warning_sentence
 from advisor.sanitize import markdown_text
 from advisor.team.decision_schema import TeamDecisionDoc
 
@@ -50,7 +50,7 @@ def to_markdown_decision(doc: TeamDecisionDoc) -> str:
     if doc.left_out:
         out.append(
             f"Left out ({len(doc.left_out)}): "
-            + "; ".join(f"{_cell(x.file)} ({_cell(x.reason)})" for x in doc.left_out)
+            + "; ".join(f"{_cell(x.file)} ({_cell(left_out_words(x))})" for x in doc.left_out)
             + ". The answer below does not include them."
         )
     out += ["", "## Answer", "", f"**{_cell(rec.summary)}**", "", f"- {_cell(fragility_statement(frag))}"]

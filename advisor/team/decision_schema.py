@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from advisor.report.models import (
     Ahp,
@@ -18,18 +18,20 @@ from advisor.report.models import (
     Machine,
     ProfileSection,
     RankingEntry,
+    ReportExclusion,
+    ReportRecommendation,
     ReportWarning,
     Tool,
 )
-from advisor.scoring.advice import Recommendation
-from advisor.scoring.constraints import Exclusion
+from advisor.report.words import left_out_words
 from advisor.scoring.sensitivity import Sensitivity
 from advisor.team.decide import Disagreement
 from advisor.team.fragility import Fragility
+from advisor.team.members import LeftOutCode
 from advisor.team.warnings import TeamWarning
 
-SCHEMA_VERSION: Literal["2.1"] = "2.1"
-SCHEMA_ID = "https://fwadvisor.invalid/schemas/team-decision-2.1.json"
+SCHEMA_VERSION: Literal["2.2"] = "2.2"
+SCHEMA_ID = "https://fwadvisor.invalid/schemas/team-decision-2.2.json"
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schemas" / "team-decision.schema.json"
 DOCS_NAME = "team-decision.schema.json"
 
@@ -65,10 +67,21 @@ class MemberSection(_M):
 
 
 class LeftOutSection(_M):
-    """A member file that could not be used."""
+    """A member file that could not be used: why as a code and parameters, and the words written from them."""
 
     file: str
-    reason: str
+    reason: str = Field(
+        default="", description="the words, written from code and params for a reader of the file (programs decide "
+        "on the code; a decision older than 2.2 has these words only)",
+    )
+    code: LeftOutCode | None = Field(default=None, description="why it was left out (since 2.2)")
+    params: dict[str, str | int] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _words(self) -> LeftOutSection:
+        if self.code is not None:  # written at this edge, once, by the one renderer
+            self.reason = left_out_words(self)
+        return self
 
 
 class AijSection(_M):
@@ -112,9 +125,9 @@ class TeamSection(_M):
     profile: ProfileSection
     ranking: list[RankingEntry]
     sensitivity: Sensitivity | None
-    exclusions: list[Exclusion]
+    exclusions: list[ReportExclusion]
     warnings: list[ReportWarning]
-    recommendation: Recommendation
+    recommendation: ReportRecommendation
 
 
 class DocTeamWarning(TeamWarning):
@@ -141,7 +154,7 @@ class TeamDecisionDoc(_M):
 
     model_config = ConfigDict(extra="forbid", title="fwadvisor team decision")
 
-    schema_version: Literal["2.0", "2.1"] = SCHEMA_VERSION  # 2.1: warnings carry params
+    schema_version: Literal["2.0", "2.1", "2.2"] = SCHEMA_VERSION  # 2.1: warnings carry params; 2.2: exclusion causes
     kind: Literal["team_decision"] = "team_decision"
     generated_at: str
     tool: Tool

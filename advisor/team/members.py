@@ -7,7 +7,8 @@ import math
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 
 from advisor.errors import AdvisorError
@@ -39,12 +40,21 @@ class Member:
         return [(a, b, float(x)) for a, b, x in self.resolved.profile.pairwise or []]
 
 
+class LeftOutCode(StrEnum):
+    """Why a member file is left out, so programs decide on the code; the words are written at the edge."""
+
+    INVALID = "invalid"  # params: line (0: none), field, detail (the loader's own one-line error)
+    SAME_FILE = "same_file"  # params: first (the same file, or the same member's identical profile, came first)
+    SAME_MEMBER = "same_member"  # params: member, first (another file names the same `member:`; the first counts)
+
+
 @dataclass(frozen=True)
 class LeftOut:
-    """A member file that could not be used, and why (one line)."""
+    """A member file that could not be used, and why (a code and its parameters)."""
 
     path: str
-    reason: str
+    code: LeftOutCode
+    params: dict[str, str | int] = field(default_factory=dict)
 
 
 def clean_label(text: str) -> str:
@@ -105,22 +115,23 @@ def load_members(kb: KnowledgeBase, paths: Sequence[str | Path]) -> tuple[list[M
             resolved = resolve_profile(profile, kb)
             check_numbers(profile, resolved)
         except AdvisorError as exc:
-            # The file is named once, by LeftOut; the reason keeps the line and field.
-            where = (f"line {exc.line}: " if exc.line else "") + (f"{exc.field}: " if exc.field else "")
-            left_out.append(LeftOut(path, clean_label(where + exc.message)))
+            # The file is named once, by LeftOut; the parameters keep the line and field.
+            left_out.append(LeftOut(path, LeftOutCode.INVALID, {
+                "line": exc.line or 0, "field": clean_label(exc.field) if exc.field else "",
+                "detail": clean_label(exc.message),
+            }))
             continue
         label = label_of(profile, path)
         # One person, one say: the same file twice, or the same member's identical profile, counts once.
         keys = (_real(raw), json.dumps([label, profile_to_json(profile)], sort_keys=True, default=str))
         first = next((seen[k] for k in keys if k in seen), None)
         if first is not None:
-            left_out.append(LeftOut(path, f"the same member as {first}: counted once"))
+            left_out.append(LeftOut(path, LeftOutCode.SAME_FILE, {"first": first}))
             continue
         # Near-identical profiles under one `member:` name are still one person: six of them flipped the answer.
         person = f"member:{' '.join(profile.member.split()).casefold()}" if profile.member else None
         if person is not None and person in seen:
-            left_out.append(LeftOut(path, f"names member {label!r}, as {seen[person]} does: one person, one vote "
-                                          "(the first file counts; give each person one profile)"))
+            left_out.append(LeftOut(path, LeftOutCode.SAME_MEMBER, {"member": label, "first": seen[person]}))
             continue
         if person is not None:
             seen[person] = path

@@ -100,6 +100,7 @@ def run_decide(args: argparse.Namespace) -> int:
     from advisor.knowledge import load_knowledge
     from advisor.knowledge.schema import Constraints
     from advisor.report import load_report
+    from advisor.report.words import left_out_words
     from advisor.team.decide import team_candidates
     from advisor.team.members import load_members
     from advisor.team.session import decide_members, no_members_error
@@ -114,7 +115,7 @@ def run_decide(args: argparse.Namespace) -> int:
     # A bad saved report is reported before anything runs; with one, nothing is probed or measured here.
     old = load_report(args.from_json) if args.from_json else None
     for x in left_out:
-        warn(f"left out {x.path}: {x.reason}")
+        warn(f"left out {x.path}: {left_out_words(x)}")
     if not members:
         raise no_members_error(len(args.profiles))
     candidates, _ = team_candidates(kb, members)

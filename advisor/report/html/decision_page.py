@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from advisor.report.html import charts, parts
 from advisor.report.html.markup import Child, Safe, el, table, texter
 from advisor.report.html.page import answer_box, chart_block, document, section
-from advisor.report.words import fragility_statement, team_warning_sentence
+from advisor.report.words import fragility_statement, left_out_words, team_warning_sentence
 
 if TYPE_CHECKING:  # the team package builds on the report package, not the other way round
     from advisor.team.decision_schema import TeamDecisionDoc
@@ -38,7 +38,7 @@ def decision_html(doc: TeamDecisionDoc, *, identify: bool = False) -> str:
                         frag.verdict, tx(rec.summary), points)
     members = doc.members
     left = (el("p", f"Left out ({len(doc.left_out)}): ",
-               "; ".join(f"{tx(x.file)} ({tx(x.reason)})" for x in doc.left_out),
+               "; ".join(f"{tx(x.file)} ({tx(left_out_words(x))})" for x in doc.left_out),
                ". The answer does not include them.", class_="warn") if doc.left_out else None)
     return document(
         "fwadvisor team decision",

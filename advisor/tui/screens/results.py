@@ -12,6 +12,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.markup import escape
 from textual.widgets import DataTable, Static, TabbedContent, TabPane
 
+from advisor.report.words import exclusion_words
 from advisor.tui import core
 from advisor.tui.messages import AssessmentReady, EvidenceDone, WeightChanged
 from advisor.tui.screens.base import StepScreen
@@ -183,7 +184,7 @@ class ResultsScreen(StepScreen):
     def _show_exclusions(self, report: Report) -> None:
         lines = ["[b]Exclusions[/b]"]
         for ex in report.exclusions:
-            reasons = "; ".join(ex.reasons)
+            reasons = exclusion_words(ex)
             fid = ex.framework
             kb = self.advisor.kb
             name = kb.frameworks[fid].name if kb is not None and fid in kb.frameworks else fid

@@ -93,6 +93,7 @@ class TeamScreen(ModalScreen[None]):
     @work(thread=True, group="team-decide", exclusive=True, exit_on_error=False)
     def _decide(self, kb: Any, probe: Any, bench: Any, paths: list[str]) -> None:
         from advisor.errors import AdvisorError
+        from advisor.report.words import left_out_words
         from advisor.team.members import load_members
         from advisor.team.session import decide_members, no_members_error
         from advisor.tui import core
@@ -104,7 +105,7 @@ class TeamScreen(ModalScreen[None]):
         # As `team decide` does: each file left out says why, also when none is usable (the error says
         # "see the line for each", so the lines must be there).
         members, left_out = load_members(kb, paths)
-        lines = [f"left out {x.path}: {x.reason}" for x in left_out]
+        lines = [f"left out {x.path}: {left_out_words(x)}" for x in left_out]
         try:
             if not members:
                 raise no_members_error(len(paths))
