@@ -89,8 +89,11 @@ def test_the_tui_checklist_uses_the_walks_fleet(kb: Any) -> None:
     # The TUI's Onboarding step for a CUDA fleet, on the recorded CPU-only probe: the same team hardware as the CLI.
     from _tui_support import make_app
 
+    from advisor.tui.data.answers import answer
+
     app = make_app(kb)
-    app.walk.fleet = [{"hardware": "nvidia_cuda", "model": "H100", "count": 8}]
+    fleet = [{"hardware": "nvidia_cuda", "model": "H100", "count": 8}]
+    app.walk.profile = answer(app.walk.profile, "fleet", value=fleet)
     checklist, _origin = app.walk_checklist("pytorch")
     assert checklist.backend == "nvidia_cuda"
     assert any(i.id.startswith("install.nvidia_cuda.") for s in checklist.sections for i in s.items)

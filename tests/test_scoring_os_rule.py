@@ -102,13 +102,13 @@ def test_team_decide_and_compare_apply_the_same_rule(saved: Path, tmp_path: Path
 
 
 def test_tui_scores_with_the_same_rule(kb) -> None:  # type: ignore[no-untyped-def]
-    from advisor.tui.data.answers import walk_profile
+    from advisor.tui.data.answers import edited
     from advisor.tui.data.state import Walk
 
     walk = Walk()
-    walk.os, walk.python = ["windows"], "3.10"
+    walk.profile = edited(walk.profile, {("environment", "os"): ["windows"], ("environment", "python"): "3.10"})
     # The app keeps its evidence as JSON (saved between sessions); its facade reads it into the models.
-    report = core.assess(kb, walk_profile(walk, kb), probe_json("probe_fake_nvidia_t4.json"), None, draws=200)
+    report = core.assess(kb, walk.profile, probe_json("probe_fake_nvidia_t4.json"), None, draws=200)
     _check(report.model_dump(mode="json"), "TUI")
 
 

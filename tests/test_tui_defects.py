@@ -86,9 +86,11 @@ def test_loading_an_invalid_profile_says_the_cli_line_and_keeps_the_answers(kb: 
     async def body() -> None:
         from textual.widgets import Input
 
+        from advisor.tui.data.answers import edited
+
         app = make_app(kb)
-        app.walk.scenario = "production_inference"
-        app.walk.weights = {"deployment": 40.0}
+        app.walk.profile = edited(app.walk.profile, {("scenario",): "production_inference",
+                                                     ("weights",): {"deployment": 40.0}})
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot)
             app.screen.query_one("#profile-path", Input).value = str(bad)
@@ -97,7 +99,8 @@ def test_loading_an_invalid_profile_says_the_cli_line_and_keeps_the_answers(kb: 
             assert app.screen.step == "welcome"
             status = str(app.screen.query_one("#welcome-status").render())
             assert cli_line in status.replace("\n", " ")
-            assert app.walk.scenario == "production_inference" and app.walk.weights == {"deployment": 40.0}
+            profile = app.walk.profile
+            assert profile.scenario == "production_inference" and profile.weights == {"deployment": 40.0}
 
     run(body())
 
@@ -207,31 +210,32 @@ def test_preset_asks_before_replacing_weights_and_can_be_undone(kb: Any) -> None
             for _ in app.screen.pairs:
                 await pilot.press("1")
             await settle(pilot)
-            mine = (dict(app.walk.weights), list(app.walk.pairwise))  # the answers are kept
+            mine = (app.walk.profile.weights, app.walk.profile.pairwise)  # the answers are kept
             await pilot.press("p")
             await settle(pilot)
             assert isinstance(app.screen, ConfirmScreen)
             await pilot.press("escape")  # no
             await settle(pilot)
-            assert (app.walk.weights, app.walk.pairwise) == mine
+            assert (app.walk.profile.weights, app.walk.profile.pairwise) == mine
             await pilot.press("p")
             await settle(pilot)
             await pilot.press("y")
             await settle(pilot)
-            assert (app.walk.weights, app.walk.pairwise) == ({}, [])  # all the preset's
+            assert (app.walk.profile.weights, app.walk.profile.pairwise) == (None, None)  # all the preset's
             await pilot.press("u")
             await settle(pilot)
-            assert (app.walk.weights, app.walk.pairwise) == mine
+            assert (app.walk.profile.weights, app.walk.profile.pairwise) == mine
 
     run(body())
 
 
 def test_start_fresh_asks_before_wiping_the_walk(kb: Any) -> None:
     async def body() -> None:
+        from advisor.tui.data.answers import with_scenario
         from advisor.tui.screens.confirm import ConfirmScreen
 
         app = make_app(kb)
-        app.walk.scenario = "production_inference"
+        app.walk.profile = with_scenario(app.walk.profile, "production_inference")
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot)
             await pilot.click("#fresh")
@@ -239,7 +243,7 @@ def test_start_fresh_asks_before_wiping_the_walk(kb: Any) -> None:
             assert isinstance(app.screen, ConfirmScreen)
             await pilot.press("escape")
             await settle(pilot)
-            assert app.walk.scenario == "production_inference"
+            assert app.walk.profile.scenario == "production_inference"
 
     run(body())
 
@@ -384,8 +388,10 @@ def test_onboarding_follows_the_hardware_the_team_must_run_on(kb: Any) -> None:
     async def body() -> None:
         from textual.widgets import SelectionList
 
+        from advisor.tui.data.answers import with_constraint
+
         app = make_app(kb)
-        app.walk.must_run_on = ["google_tpu"]
+        app.walk.profile = with_constraint(app.walk.profile, "must_run_on", ["google_tpu"])
         app.walk.chosen = "jax"
         async with app.run_test(size=(120, 40)) as pilot:
             await goto(pilot, "onboarding")

@@ -88,6 +88,6 @@ def test_a_framework_written_as_its_name_gets_a_did_you_mean(kb: Any, tmp_path: 
             await settle(pilot)
             line = str(app.screen.query_one("#welcome-status", Static).render())
             assert f"did you mean '{meant}'?" in line and "pattern" not in line, line
-            assert app.walk.current_frameworks == []
+            assert app.walk.profile.team.current == []
 
     run(body())

@@ -10,6 +10,8 @@ from typing import Any
 
 from _tui_support import goto, recorded_bench, recorded_probe, settle
 
+from advisor.tui.data.answers import answer, edited, os_answer
+
 
 def run(coro: Any) -> Any:
     """Run one async test body (pytest-asyncio is not a dependency)."""
@@ -53,17 +55,16 @@ def test_opening_a_report_keeps_the_saved_walk_beside_it(kb: Any, tmp_path: Path
         app = app_for(kb, settings)
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot)
-            app.walk.scenario = next(iter(kb.scenarios))
-            app.walk.team_size = 6
-            app.walk.current_frameworks = ["tensorflow"]
-            # Pairwise answers stand for the weights (a walk holds one or the other: see Walk.read).
-            app.walk.pairwise = [[criteria[0], criteria[1], 3.0]]
+            # Pairwise answers stand for the weights (a profile holds one or the other).
+            app.walk.profile = edited(app.walk.profile, {
+                ("scenario",): next(iter(kb.scenarios)), ("team", "size"): 6, ("team", "current"): ["tensorflow"],
+                ("pairwise",): [[criteria[0], criteria[1], 3.0]]})
             await goto(pilot, "priorities")
             await pilot.press("q")
         return saved_walk(settings)
 
     mine = run(answer())
-    assert mine["team_size"] == 6 and mine["pairwise"] and mine["step"] == "priorities"
+    assert mine["profile"]["team"]["size"] == 6 and mine["profile"]["pairwise"] and mine["step"] == "priorities"
     # Someone else's report: other answers (no team, another scenario, no pairwise).
     theirs = parse_profile({"scenario": list(kb.scenarios)[-1], "team": {"current": ["pytorch"]}})
     report = tmp_path / "theirs.json"
@@ -78,7 +79,7 @@ def test_opening_a_report_keeps_the_saved_walk_beside_it(kb: Any, tmp_path: Path
             told = [n.message for n in app._notifications]
             assert any("your own walk is kept" in m for m in told), told
             await settle(pilot)
-            assert app.screen.step == "results" and app.walk.current_frameworks == ["pytorch"]
+            assert app.screen.step == "results" and app.walk.profile.team.current == ["pytorch"]
             await goto(pilot, "export")  # walking the report saves the settings on every step
             assert saved_walk(settings) == mine
             await goto(pilot, "welcome")
@@ -87,8 +88,9 @@ def test_opening_a_report_keeps_the_saved_walk_beside_it(kb: Any, tmp_path: Path
             resume.press()
             await until(pilot, lambda: app.screen.step == "priorities")
             assert app.screen.step == "priorities"
-            assert app.walk.team_size == 6 and app.walk.pairwise == mine["pairwise"]
-            assert app.walk.current_frameworks == ["tensorflow"] and app.loaded_report is None
+            profile = app.walk.profile
+            assert profile.team.size == 6 and [list(j) for j in profile.pairwise or []] == mine["profile"]["pairwise"]
+            assert profile.team.current == ["tensorflow"] and app.loaded_report is None
             await app.action_quit()  # what `q` does (pilot.press would wait on those removed rows)
         assert saved_walk(settings) == mine
 
@@ -106,27 +108,27 @@ def test_start_fresh_keeps_the_probed_os_and_asks_only_when_there_are_answers(kb
         from advisor.tui.screens.confirm import ConfirmScreen
 
         app = app_for(kb, settings)
-        probed_os = list(app.walk.os or [])
+        probed_os = os_answer(app.walk.profile)
         assert probed_os and probed_os[0] in recorded_probe()["software"]["os"].lower()
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot)
             await pilot.click("#fresh")  # a first run: nothing to lose, no question
             await settle(pilot)
             assert not isinstance(app.screen, ConfirmScreen) and app.screen.step == "scenario"
-            assert app.walk.os == probed_os
+            assert os_answer(app.walk.profile) == probed_os
             assert app.screen.query_one("#os", SelectionList).selected == probed_os
-            app.walk.team_size = 6
+            app.walk.profile = answer(app.walk.profile, "team", "size", value=6)
             await goto(pilot, "welcome")
             await pilot.click("#fresh")
             await settle(pilot)
             assert isinstance(app.screen, ConfirmScreen)
             await pilot.press("n")  # next, everywhere else: it must not answer the question
             await settle(pilot)
-            assert isinstance(app.screen, ConfirmScreen) and app.walk.team_size == 6
+            assert isinstance(app.screen, ConfirmScreen) and app.walk.profile.team.size == 6
             await pilot.press("y")
             await settle(pilot)
-            assert app.screen.step == "scenario" and app.walk.team_size is None
-            assert app.walk.os == probed_os  # Start fresh forgets answers, not what the probe found
+            assert app.screen.step == "scenario" and app.walk.profile.team.size is None
+            assert os_answer(app.walk.profile) == probed_os  # Start fresh forgets answers, not what the probe found
             assert app.screen.query_one("#os", SelectionList).selected == probed_os
 
     run(body())

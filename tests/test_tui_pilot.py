@@ -318,7 +318,7 @@ def test_open_a_saved_report_from_the_welcome_screen(kb, tmp_path: Path) -> None
             table = app.screen.query_one("#ranking", DataTable)
             shown = [str(cell) for cell in table.get_column("framework")]
             assert shown == [e.name for e in saved.ranking]
-            assert app.walk.scenario == "research_prototyping" and app.walk.current_frameworks == ["jax"]
+            assert app.walk.profile.scenario == "research_prototyping" and app.walk.profile.team.current == ["jax"]
             assert app.bench is not None and app.probe is not None  # the report's evidence, for what-if
 
     run(body())
@@ -344,7 +344,8 @@ def test_pairwise_questions_set_the_weights(kb) -> None:  # type: ignore[no-unty
             await settle(pilot)
             assert app.screen.step == "priorities"
             first, *_, last = kb.criteria
-            assert app.walk.weights == {} and app.walk.pairwise  # the answers are kept, not weights made of them
+            # The answers are kept, not weights made of them.
+            assert app.walk.profile.weights is None and app.walk.profile.pairwise
             weights = app.effective_weights()  # the core reads them on the 0-5 scale: 5 x each AHP share
             assert abs(sum(weights.values()) - 5) < 1e-9 and max(weights.values()) <= 5
             assert weights[first] > weights[last]

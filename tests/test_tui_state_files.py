@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from _tui_support import make_app, settle
 
+from advisor.tui.data.answers import answer, fresh_profile
 from advisor.tui.data.state import (
     STATE_VERSION,
     Settings,
@@ -103,9 +104,9 @@ def test_a_saved_walk_with_a_value_the_loader_refuses_resumes(kb: Any) -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot)
             assert app.screen.step == "scenario"
-            walk = app.walk
-            assert (walk.codebase_size, walk.scenario, walk.team_size) == ("none", "production_inference", 4)
-            assert app.walk.current_frameworks == ["pytorch"]
+            profile = app.walk.profile
+            assert (profile.codebase.size, profile.scenario, profile.team.size) == ("none", "production_inference", 4)
+            assert profile.team.current == ["pytorch"]
             notes = [n.message for n in app._notifications]
             assert len(notes) == 1 and "\n" not in notes[0]
             assert notes[0].startswith(f"{state_path()}: walk.codebase_size: ") and "dropped" in notes[0]
@@ -118,15 +119,28 @@ def test_percent_weights_of_an_older_walk_are_never_read_as_0_to_5(tmp_path: Pat
     # Older versions saved every criterion's weight in percent once one was changed.
     path.write_text(json.dumps({"walk": {"weights": {"deployment": 30, "performance": 20, "ecosystem": 10}}}))
     settings = load_settings(path)
-    assert settings.walk.weights == {"deployment": 5.0, "performance": 3.33, "ecosystem": 1.67}  # same shares
+    assert settings.walk.profile.weights == {"deployment": 5.0, "performance": 3.33, "ecosystem": 1.67}  # same shares
     assert len(settings.notes) == 1 and "converted to the 0-5 scale" in settings.notes[0]
     path.write_text(json.dumps({"walk": {"weights": {"deployment": 4, "performance": 2}}}))  # percent or 0-5?
     settings = load_settings(path)
-    assert settings.walk.weights == {} and "dropped" in settings.notes[0]
-    save_settings(Settings(walk=Walk(weights={"deployment": 4.5})), path)
+    assert settings.walk.profile.weights is None and "dropped" in settings.notes[0]
+    save_settings(Settings(walk=Walk(profile=answer(fresh_profile(), "weights", value={"deployment": 4.5}))), path)
     assert json.loads(path.read_text())["version"] == STATE_VERSION
     settings = load_settings(path)
-    assert settings.walk.weights == {"deployment": 4.5} and settings.notes == []
+    assert settings.walk.profile.weights == {"deployment": 4.5} and settings.notes == []
+
+
+def test_a_value_the_loader_refuses_in_a_saved_profile_is_dropped_alone(tmp_path: Path) -> None:
+    path = tmp_path / "state.json"
+    profile = {"team": {"current": ["pytorch"], "size": "many"}, "codebase": {"size": "huge"}, "serving": ["x"]}
+    path.write_text(json.dumps({"version": STATE_VERSION, "walk": {"step": "nowhere", "profile": profile}}))
+    settings = load_settings(path)
+    assert [n.split(": ")[1] for n in settings.notes] == ["walk.step", "walk.profile.team.size",
+                                                        "walk.profile.codebase.size"]
+    assert all("\n" not in n for n in settings.notes)
+    kept = settings.walk.profile
+    assert (kept.team.current, kept.team.size, kept.codebase.size, kept.serving) == (["pytorch"], None, "none", ["x"])
+    assert settings.walk.step == "welcome"
 
 
 def test_the_state_files_scale_is_the_profiles() -> None:

@@ -11,7 +11,9 @@ from typing import Any
 from _tui_support import goto, make_app, recorded_probe, settle
 from textual.pilot import Pilot
 
+from advisor.profile import experience_of
 from advisor.report import Report
+from advisor.tui.data.answers import constraint_list, os_answer
 
 
 def run(coro):  # type: ignore[no-untyped-def]
@@ -124,7 +126,8 @@ def test_experience_per_framework_and_domains_reach_the_profile_and_the_ecosyste
             await pilot.click(expert)
             await settle(pilot)
             profile = app.profile()
-            assert {k: str(v) for k, v in profile.team.experience.items()} == {
+            assert {k: str(v) for k, v in profile.team.experience.items()} == {"jax": "expert"}  # what was said
+            assert {f: str(experience_of(profile, f)) for f in profile.team.current} == {  # as the core reads it
                 "pytorch": "intermediate",
                 "jax": "expert",
             }
@@ -170,10 +173,10 @@ def test_team_answers_are_saved_and_resumed_and_a_bad_number_shows_one_line(kb: 
             await type_into(pilot, kloc_field(app, "tensorflow"), "-3")
             line = str(errors["kloc:tensorflow"].render())
             assert len(line.splitlines()) == 1 and "thousands of lines of code" in line
-            assert app.walk.kloc_by == {"tensorflow": 50.0}  # the old answer is kept
+            assert app.walk.profile.codebase.by_framework == {"tensorflow": 50.0}  # the old answer is kept
             await type_into(pilot, app.screen.query_one("#team-size", Input), "2.5")
             line = str(errors["team-size"].render())
-            assert len(line.splitlines()) == 1 and "whole number" in line and app.walk.team_size == 6
+            assert len(line.splitlines()) == 1 and "whole number" in line and app.walk.profile.team.size == 6
             await type_into(pilot, app.screen.query_one("#team-size", Input), "6")
             assert str(errors["team-size"].render()) == "" and not errors["team-size"].display
             await pilot.press("q")
@@ -184,16 +187,18 @@ def test_team_answers_are_saved_and_resumed_and_a_bad_number_shows_one_line(kb: 
         app = make_app(kb, resume=True, settings_path=settings)
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot)
-            walk = app.walk
-            assert walk.team_size == 6 and walk.kloc_by == {"tensorflow": 50.0} and walk.jurisdictions == ["US"]
-            assert walk.serving == [next(iter(kb.serving))]
+            profile = app.walk.profile
+            assert profile.team.size == 6 and profile.codebase.by_framework == {"tensorflow": 50.0}
+            assert constraint_list(profile, "maintainer_jurisdictions") == ["US"]
+            assert profile.serving == [next(iter(kb.serving))]
             await goto(pilot, "scenario")
             assert app.screen.query_one("#team-size", Input).value == "6"
             assert kloc_field(app, "tensorflow").value == "50"
             python = app.screen.query_one("#python", Input)
-            assert python.value == "" and walk.python is None  # offered, not assumed
+            assert python.value == "" and profile.environment.python is None  # offered, not assumed
             assert python.placeholder == "here: " + ".".join(recorded_probe()["software"]["python"].split(".")[:2])
-            assert walk.os and walk.os[0] in recorded_probe()["software"]["os"].lower()  # prefilled from the probe
+            probed = recorded_probe()["software"]["os"].lower()
+            assert os_answer(profile) and os_answer(profile)[0] in probed  # prefilled from the probe
             constraints = app.profile().constraints
             assert constraints is not None and constraints.maintainer_jurisdictions == ["US"]
 
@@ -203,8 +208,9 @@ def test_team_answers_are_saved_and_resumed_and_a_bad_number_shows_one_line(kb: 
 
 def test_a_loaded_profile_passes_through_the_walk_unchanged(kb: Any) -> None:
     """What the step does not show (domain weights, fleet, licences) is kept, so an export loses nothing."""
-    from advisor.profile import parse_profile, profile_to_json
-    from advisor.tui.data.answers import apply_profile, walk_profile
+    from advisor.profile import load_profile_text, parse_profile, profile_to_json
+    from advisor.tui import core
+    from advisor.tui.data.answers import with_domains, with_experience
     from advisor.tui.data.state import Walk
 
     domains = list(kb.domains)[:2]
@@ -220,7 +226,14 @@ def test_a_loaded_profile_passes_through_the_walk_unchanged(kb: Any) -> None:
         "constraints": {"licenses": ["Apache-2.0"], "maintainer_jurisdictions": ["US"], "multi_backend": True},
     }
     raw["team"]["horizon_months"] = 36.0
-    walk = Walk()
-    apply_profile(walk, parse_profile(raw))
-    # Unchanged answers export the file's own sections: no default level is written for pytorch.
-    assert profile_to_json(walk_profile(walk, kb)) == profile_to_json(parse_profile(raw))
+    walk = Walk(profile=parse_profile(raw))
+    # The walk holds the profile itself: its export is the file's, with no default level written for pytorch.
+    exported = load_profile_text(core.profile_yaml(walk.profile))
+    assert profile_to_json(exported) == profile_to_json(parse_profile(raw))
+    # An edit changes its own field only: the domain weights of the domains kept, every other section as written.
+    walk.profile = with_experience(with_domains(walk.profile, domains[:1]), "pytorch", "beginner")
+    edited = profile_to_json(walk.profile)
+    assert edited["domains"] == {domains[0]: 2.0}
+    assert edited["team"]["experience"] == {"tensorflow": "expert", "pytorch": "beginner"}
+    assert {k: v for k, v in edited.items() if k not in ("domains", "team")} == {
+        k: v for k, v in raw.items() if k not in ("domains", "team")}

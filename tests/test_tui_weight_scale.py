@@ -15,6 +15,7 @@ from _tui_support import goto, make_app, recorded_evidence, settle
 
 from advisor.profile import parse_profile, resolve_profile
 from advisor.scoring import assess
+from advisor.tui.data.answers import with_scenario
 
 
 def run(coro: Any) -> Any:
@@ -32,7 +33,7 @@ def test_the_named_value_typed_into_whatif_changes_the_advice(kb: Any) -> None:
         from advisor.tui.widgets.weight_row import WeightRow
 
         app = make_app(kb)
-        app.walk.scenario = "tpu_first"
+        app.walk.profile = with_scenario(app.walk.profile, "tpu_first")
         async with app.run_test(size=(120, 40)) as pilot:
             await goto(pilot, "results")
             screen = app.screen
@@ -74,7 +75,7 @@ def test_a_scenario_alone_reads_on_the_0_5_scale_and_exports_no_weights(kb: Any)
         from advisor.tui.widgets.weight_row import WeightRow
 
         app = make_app(kb)
-        app.walk.scenario = "production_inference"
+        app.walk.profile = with_scenario(app.walk.profile, "production_inference")
         async with app.run_test(size=(100, 30)) as pilot:
             await goto(pilot, "priorities")
             screen = app.screen

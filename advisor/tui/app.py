@@ -217,13 +217,13 @@ class AdvisorApp(AdvisorState):
     def _fresh_walk(self, step: str = "welcome") -> Walk:
         """A walk with nothing answered: what the probe tells (the OS) is prefilled, as on a first run."""
         walk = Walk(step=step)
-        prefill_environment(walk, self.probe or self.probe_fast)
+        walk.profile = prefill_environment(walk.profile, self.probe or self.probe_fast)
         return walk
 
     def _start_fresh(self) -> None:
         self.walk = self.settings.walk = self._fresh_walk()
-        self.report = self.report_answers = None
-        self.loaded_report = self.loaded_answers = None  # an opened report is left too
+        self.report = self.report_profile = None
+        self.loaded_report = self.loaded_profile = None  # an opened report is left too
         self.save()
         self._refresh_screens()
         self.goto("scenario")

@@ -16,11 +16,12 @@ from textual.worker import Worker, get_current_worker
 
 from advisor.tui import core
 from advisor.tui.data.answers import (
-    apply_profile,
+    constraint_list,
+    current,
     effective_weights,
     kept_bench,
     prefill_environment,
-    walk_profile,
+    whatif_profile,
 )
 from advisor.tui.data.state import Settings, Walk, load_evidence, load_settings, save_evidence, save_settings
 from advisor.tui.messages import AssessmentReady, EvidenceDone, EvidenceEvent
@@ -81,7 +82,7 @@ class AdvisorState(App[None]):
         if resume and live and probe is None and bench is None and self.walk.step != "welcome":
             # A resumed walk keeps the evidence measured last time (the user can measure again).
             self.probe, self.bench = load_evidence()
-        prefill_environment(self.walk, self.probe)
+        self.walk.profile = prefill_environment(self.walk.profile, self.probe)
         self.own_evidence: tuple[dict[str, Any] | None, dict[str, Any] | None] = (self.probe, self.bench)
         self.shown: dict[str, StepScreen] = {}  # steps shown so far (each registers itself on mount)
 
@@ -95,16 +96,16 @@ class AdvisorState(App[None]):
     # --- answers ---------------------------------------------------------------------------------
 
     def profile(self, weights: dict[str, float] | None = None) -> Profile:
-        """The walk as the core's `Profile` (what the core scores); `weights` overrides for what-if."""
-        return walk_profile(self.walk, self.kb, weights)
+        """The walk's `Profile` (what the core scores); `weights` gives every weight, for what-if."""
+        return self.walk.profile if weights is None else whatif_profile(self.walk.profile, weights)
 
     def effective_weights(self) -> dict[str, float]:
         """The user's weights; criteria they never touched take the scenario's weight (or all equal)."""
-        return effective_weights(self.walk, self.kb)
+        return effective_weights(self.walk.profile, self.kb)
 
     def set_profile(self, profile: Profile) -> None:
-        """Fill the walk from a profile (a loaded profile file, or a report's)."""
-        apply_profile(self.walk, profile)
+        """The walk's answers are now `profile` (a loaded profile file, or a report's), kept as it was read."""
+        self.walk.profile = profile
         self.save()
 
     # --- knowledge -------------------------------------------------------------------------------
@@ -236,7 +237,7 @@ class AdvisorState(App[None]):
         its own, never saved over theirs (`resume_own_walk` goes back to it); nothing is measured."""
         if self.walk is self.settings.walk:
             self.own_evidence = (self.probe, self.bench)
-            if self.settings.walk.step != "welcome" or self.settings.walk.scenario:
+            if self.settings.walk.step != "welcome" or self.settings.walk.profile.scenario:
                 self.notify("your own walk is kept: Resume on the Welcome step goes back to it")
         self.walk = Walk(step=self.walk.step)
         self.loaded_report = report
@@ -293,18 +294,18 @@ class AdvisorState(App[None]):
 
     def walk_checklist(self, framework: str) -> tuple[Any, str | None]:
         """The checklist for `framework` under the walk's answers, and the framework the team comes from."""
-        current = [f for f in self.walk.current_frameworks if f != framework]
-        origin = current[0] if current else None
+        others = [f for f in current(self.walk.profile) if f != framework]
+        origin = others[0] if others else None
         # The team's hardware as the advice reads it: what it must run on, then its fleet.
         profile = self.profile()
-        required = profile.constraints.must_run_on if profile.constraints else []
+        required = constraint_list(profile, "must_run_on")
         team_hw = list(dict.fromkeys(str(h) for h in [*required, *(e.hardware for e in profile.fleet)]))
         checklist = core.checklist(
             self.kb,
             framework,
             origin,
             self.probe or self.probe_fast,
-            self.walk.must_deploy_to,
+            constraint_list(profile, "must_deploy_to"),
             team_hw,
         )
         return checklist, origin

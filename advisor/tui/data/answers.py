@@ -1,184 +1,226 @@
-"""The walk's answers in the profile's shape, the weights in effect, and which benchmark run the walk keeps."""
+"""The screens' edits of the walk's `Profile`, the weights in effect, and which benchmark run the walk keeps.
+
+The walk holds the core's own `Profile`: a loaded file is kept as it was read, and each edit rewrites only
+the field it names (through the profile loader, so a value it refuses never lands), so an export loses
+nothing the screens do not show (a total kLOC, keras_share, a fleet, weights without a preset).
+"""
 
 from __future__ import annotations
 
 import copy
 import platform
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from advisor.tui import core
-from advisor.tui.data.state import Walk
 
 if TYPE_CHECKING:  # the TUI loads the core lazily (a missing core piece is said on screen)
     from advisor.profile import Profile
 
+#: What a fresh walk answers: nothing, on a greenfield codebase (a profile without a size reads as medium).
+FRESH: dict[str, Any] = {"codebase": {"size": "none"}}
 
-#: The walk's answers behind each section of a profile (see `Walk.loaded`).
-SECTIONS: dict[str, tuple[str, ...]] = {
-    "team": ("current_frameworks", "experience", "experience_by", "team_size", "horizon_months"),
-    "codebase": ("current_frameworks", "codebase_size", "kloc_by"),
-    "weights": ("scenario", "weights", "pairwise"),
-}
+#: The constraint lists the Priorities step ticks, by their key in `constraints`.
+CONSTRAINT_LISTS: tuple[str, ...] = ("must_run_on", "must_deploy_to", "exclude")
 
 
-def as_loaded(walk: Walk, section: str) -> bool:
-    """Whether the walk's answers for `section` are still those it read from a loaded profile file."""
-    fields = SECTIONS[section]
-    return bool(walk.loaded_answers) and all(
-        f in walk.loaded_answers and getattr(walk, f) == walk.loaded_answers[f] for f in fields
-    )
+def fresh_profile() -> Profile:
+    """The profile of a walk with nothing answered."""
+    return core.parse_profile(copy.deepcopy(FRESH), "<walk>")
 
 
-def weight_scenario(walk: Walk, kb: Any) -> str | None:
-    """The scenario whose preset holds the weights the user did not set (the balanced default where none is chosen).
+def is_fresh(profile: Profile) -> bool:
+    """Whether `profile` answers nothing (what `fresh_profile` gives)."""
+    return core.profile_json(profile) == FRESH
 
-    A loaded profile with weights and no scenario keeps none: the core reads the weights it does not give as 0.
+
+def _empty(value: Any) -> bool:
+    return value is None or value is False or value == [] or value == {}
+
+
+def edited(profile: Profile, changes: dict[tuple[str, ...], Any]) -> Profile:
+    """`profile` with the value at each path (e.g. ("team", "size")) replaced; an empty value removes the field.
+
+    The result is read by the profile loader, as a file would be: a value it refuses raises `ProfileProblem`.
+    Every other field stays as written (the file's own keys, not defaults), so the export stays the file's.
     """
-    if walk.scenario or not walk.weights or walk.pairwise or as_loaded(walk, "weights"):
-        return walk.scenario
-    default = core.default_scenario()
-    return default if kb is not None and default in kb.scenarios else None
-
-
-def effective_weights(walk: Walk, kb: Any) -> dict[str, float]:
-    """Every criterion's weight on the 0-5 scale, as the core reads the walk: the user's own, else the preset's.
-
-    The core's resolver decides (scenario presets scaled so their largest weight is 5, pairwise answers as
-    5 x their AHP shares); the walk keeps only the weights the user set.
-    """
-    if kb is None:
-        return dict(walk.weights)
-    own = {c: w for c, w in walk.weights.items() if c in kb.criteria}
-    scenario = weight_scenario(walk, kb)
-    scenario = scenario if scenario in kb.scenarios else None  # the Team step shows an unknown one as the error
+    raw = copy.deepcopy(core.profile_json(profile))
+    for path, value in changes.items():
+        parents = [raw]
+        node = raw
+        for key in path[:-1]:
+            if not isinstance(node.get(key), dict):
+                node[key] = {}
+            node = node[key]
+            parents.append(node)
+        if _empty(value):
+            node.pop(path[-1], None)
+            for key, parent in zip(reversed(path[:-1]), reversed(parents[:-1]), strict=True):
+                if parent.get(key) == {}:  # an emptied section says nothing: leave it out
+                    parent.pop(key)
+        else:
+            node[path[-1]] = copy.deepcopy(value)
     try:
-        return core.resolved_weights(kb, scenario, own, walk.pairwise)
+        return core.parse_profile(raw, "<walk>")
+    except Exception as exc:  # the core's ProfileError: its one line
+        raise core.ProfileProblem(str(exc)) from exc
+
+
+def answer(profile: Profile, *path: str, value: Any) -> Profile:
+    """`profile` with one field replaced (see `edited`)."""
+    return edited(profile, {path: value})
+
+
+# --- team and codebase ----------------------------------------------------------------------------
+
+
+def current(profile: Profile) -> list[str]:
+    """The frameworks the team uses today."""
+    return [str(f) for f in profile.team.current]
+
+
+def with_current(profile: Profile, frameworks: Sequence[str]) -> Profile:
+    """The team's frameworks replaced; what was said of one no longer used (experience, kLOC) goes with it.
+
+    Experience in a framework the file names but the team never used today stays (it is knowledge).
+    """
+    new = list(frameworks)
+    gone = set(current(profile)) - set(new)
+    experience = {str(f): str(v) for f, v in profile.team.experience.items() if f not in gone}
+    kloc = {str(f): float(k) for f, k in profile.codebase.by_framework.items() if f in new}
+    changes: dict[tuple[str, ...], Any] = {("team", "current"): new}
+    if gone & set(profile.team.experience):
+        changes[("team", "experience")] = experience
+    if set(profile.codebase.by_framework) - set(new):
+        changes[("codebase", "by_framework")] = kloc  # a number for code not moved would count in the total
+    return edited(profile, changes)
+
+
+def experience(profile: Profile, framework: str) -> str:
+    """The team's experience with a current framework (intermediate unless stated, as the core reads it)."""
+    level = profile.team.experience.get(framework)
+    return str(level) if level is not None else "intermediate"
+
+
+def with_experience(profile: Profile, framework: str, level: str) -> Profile:
+    """The team's experience with `framework` set."""
+    levels = {str(f): str(v) for f, v in profile.team.experience.items()}
+    return answer(profile, "team", "experience", value={**levels, framework: level})
+
+
+def kloc(profile: Profile, framework: str) -> float | None:
+    """kLOC of `framework`'s code as the profile gives it: its own number, or its even share of a total kLOC."""
+    codebase = profile.codebase
+    if codebase.by_framework:
+        own = codebase.by_framework.get(framework)
+        return None if own is None else float(own)
+    if codebase.kloc is None:
+        return None
+    return float(codebase.kloc_range(framework, current(profile))[0])
+
+
+def with_kloc(profile: Profile, framework: str, value: float | None) -> Profile:
+    """kLOC of one framework set (None: cleared); a file's total kLOC becomes its even share per framework."""
+    by = {f: k for f in current(profile) if (k := kloc(profile, f)) is not None}
+    by.update({str(f): float(k) for f, k in profile.codebase.by_framework.items()})
+    if value is None:
+        by.pop(framework, None)
+    else:
+        by[framework] = float(value)
+    return edited(profile, {("codebase", "by_framework"): by, ("codebase", "kloc"): None})
+
+
+def codebase_size(profile: Profile) -> str:
+    """The size class the Team step shows (the file's, else the one its kLOC gives)."""
+    return str(profile.codebase.size or profile.codebase.effective_size())
+
+
+# --- weights --------------------------------------------------------------------------------------
+
+
+def with_scenario(profile: Profile, scenario: str) -> Profile:
+    """A scenario chosen: its preset's weights apply until the user changes one."""
+    return edited(profile, {("scenario",): scenario, ("weights",): None, ("pairwise",): None})
+
+
+def with_weights(
+    profile: Profile, kb: Any, weights: dict[str, float], pairwise: Sequence[Sequence[Any]] = ()
+) -> Profile:
+    """The user's own weights (0-5) or pairwise answers (which stand for the weights while given).
+
+    Weights without a scenario are read beside the balanced default, as the core reads a profile without
+    weights, so that the criteria the user did not touch keep a weight rather than 0.
+    """
+    judgements = [list(j) for j in pairwise]
+    changes: dict[tuple[str, ...], Any] = {
+        ("weights",): None if judgements else dict(weights),
+        ("pairwise",): judgements or None,
+    }
+    default = core.default_scenario()
+    if profile.scenario is None and weights and not judgements and kb is not None and default in kb.scenarios:
+        changes[("scenario",)] = default
+    return edited(profile, changes)
+
+
+def effective_weights(profile: Profile, kb: Any) -> dict[str, float]:
+    """Every criterion's weight on the 0-5 scale, as the core reads the profile: the user's own, else the preset's."""
+    own = {str(c): float(w) for c, w in (profile.weights or {}).items()}
+    if kb is None:
+        return own
+    own = {c: w for c, w in own.items() if c in kb.criteria}
+    scenario = profile.scenario if profile.scenario in kb.scenarios else None  # an unknown one: the Team step says
+    pairwise = [list(j) for j in profile.pairwise or []]
+    try:
+        return core.resolved_weights(kb, scenario, own, pairwise)
     except core.ProfileProblem:  # answers the core refuses (the ranking says why): the preset's weights meanwhile
         return core.resolved_weights(kb, scenario, {}, [])
 
 
-def walk_raw(walk: Walk, kb: Any, weights: dict[str, float] | None = None) -> dict[str, Any]:
-    """The walk as a profile mapping (the shape `advisor.profile` reads from YAML); `weights` (what-if) replaces
-    the walk's weights and its pairwise answers."""
-    current = list(walk.current_frameworks)
-    team: dict[str, Any] = {"current": current}
-    if current:
-        team["experience"] = {f: walk.experience_by.get(f, walk.experience) for f in current}
-    if walk.team_size is not None:
-        team["size"] = walk.team_size
-    if float(walk.horizon_months) != 24.0:
-        team["horizon_months"] = float(walk.horizon_months)
-    codebase: dict[str, Any] = {"size": walk.codebase_size or "none"}
-    kloc = {f: walk.kloc_by[f] for f in current if f in walk.kloc_by}
-    if kloc:
-        codebase["by_framework"] = kloc
-    raw: dict[str, Any] = {"team": team, "codebase": codebase}
-    scenario = weight_scenario(walk, kb)
-    if scenario:
-        raw["scenario"] = scenario
-    domains = domain_answer(walk)
-    for key, value in (("domains", domains), ("serving", walk.serving), ("fleet", [dict(f) for f in walk.fleet])):
-        if value:
-            raw[key] = dict(value) if isinstance(value, dict) else list(value)
-    env = {k: v for k, v in (("os", list(walk.os or [])), ("python", walk.python)) if v}
-    if env:
-        raw["environment"] = env
-    if weights is None and walk.pairwise:
-        # The judgements themselves, so the core derives the weights (and the report shows profile.ahp).
-        raw["pairwise"] = [list(j) for j in walk.pairwise]
-    else:
-        # What-if gives every weight; the walk only the ones the user set (the rest stay the scenario's).
-        own = dict(weights if weights is not None else walk.weights)
-        if own:
-            raw["weights"] = own
-    constraints: dict[str, Any] = {
-        "must_run_on": list(walk.must_run_on),
-        "must_deploy_to": list(walk.must_deploy_to),
-        "exclude": list(walk.exclude),
-        "maintainer_jurisdictions": list(walk.jurisdictions),
-        "multi_backend": walk.multi_backend,
-        "licenses": list(walk.licenses),
-    }
-    constraints = {k: v for k, v in constraints.items() if v}
-    if constraints:
-        raw["constraints"] = constraints
-    return _with_loaded_sections(walk, raw, whatif=weights is not None)
+def whatif_profile(profile: Profile, weights: dict[str, float]) -> Profile:
+    """The profile with every weight given (What-if): they, not the pairwise answers, are the profile's."""
+    return edited(profile, {("weights",): dict(weights), ("pairwise",): None})
 
 
-def _with_loaded_sections(walk: Walk, raw: dict[str, Any], *, whatif: bool) -> dict[str, Any]:
-    """`raw` with the loaded file's own team, codebase and weight sections where their answers are unchanged."""
-    keys = {"team": ("team",), "codebase": ("codebase",), "weights": ("scenario", "weights", "pairwise")}
-    for section, names in keys.items():
-        if not as_loaded(walk, section):
-            continue
-        for name in names:
-            if whatif and name in ("weights", "pairwise"):
-                continue  # What-if's weights are the point of the question; the file's scenario still applies
-            raw.pop(name, None)
-            if name in walk.loaded:
-                raw[name] = copy.deepcopy(walk.loaded[name])
-    return raw
+# --- lists ----------------------------------------------------------------------------------------
 
 
-def walk_profile(walk: Walk, kb: Any, weights: dict[str, float] | None = None) -> Profile:
-    """The walk as the core's validated `Profile` (what the core scores and what an export writes)."""
-    return core.parse_profile(walk_raw(walk, kb, weights), "<walk>")
+def with_domains(profile: Profile, chosen: Sequence[str]) -> Profile:
+    """The chosen domains; a file's uneven domain weights are kept for the domains still chosen."""
+    weights = profile.domain_weights()
+    kept = {d: weights.get(d, 1.0) for d in chosen}
+    value: Any = kept if any(w != 1.0 for w in kept.values()) else list(chosen)
+    return answer(profile, "domains", value=value)
 
 
-def apply_profile(walk: Walk, profile: Profile) -> None:
-    """Fill the walk from a validated profile (a loaded profile file, or the profile a report was made with)."""
-    current = list(profile.team.current)
-    levels = {profile.team.experience.get(f) for f in current} - {None}
+def constraint_list(profile: Profile, key: str) -> list[str]:
+    """One list of the profile's constraints (`exclude`, `must_run_on`...), as ids."""
     cons = profile.constraints
-    walk.scenario = profile.scenario
-    walk.current_frameworks = current
-    walk.experience = str(levels.pop()) if len(levels) == 1 else "intermediate"
-    walk.experience_by = {str(f): str(v) for f, v in profile.team.experience.items() if f in current}
-    walk.codebase_size = str(profile.codebase.size or profile.codebase.effective_size())
-    has_kloc = bool(profile.codebase.by_framework) or profile.codebase.kloc is not None
-    walk.kloc_by = {f: profile.codebase.kloc_range(f, current)[0] for f in current} if has_kloc else {}
-    walk.team_size = profile.team.size
-    walk.horizon_months = float(profile.team.horizon_months)
-    # The profile's own weights, on the 0-5 scale; the rest stay the scenario's.
-    walk.weights = dict(profile.weights or {})
-    walk.pairwise = [list(j) for j in profile.pairwise or []]
-    if isinstance(profile.domains, dict):
-        walk.domain_weights = {str(k): float(v) for k, v in profile.domain_weights().items()}
-        walk.domains = list(walk.domain_weights)
-    else:
-        walk.domains, walk.domain_weights = list(profile.domains), {}
-    walk.fleet = [f.model_dump(mode="json", exclude_none=True) for f in profile.fleet]
-    walk.serving = list(profile.serving)
-    walk.os = [str(o) for o in profile.environment.os]
-    walk.python = profile.environment.python
-    walk.must_run_on = [str(h) for h in cons.must_run_on] if cons else []
-    walk.must_deploy_to = list(cons.must_deploy_to) if cons else []
-    walk.exclude = list(cons.exclude) if cons else []
-    walk.jurisdictions = list(cons.maintainer_jurisdictions) if cons else []
-    walk.multi_backend = bool(cons.multi_backend) if cons else False
-    walk.licenses = list(cons.licenses) if cons else []
-    walk.loaded = core.profile_json(profile)
-    walk.loaded_answers = {f: copy.deepcopy(getattr(walk, f)) for names in SECTIONS.values() for f in names}
+    return [str(v) for v in getattr(cons, key)] if cons is not None else []
 
 
-def domain_answer(walk: Walk) -> list[str] | dict[str, float]:
-    """The chosen domains: a list, or {domain: weight} where a loaded profile weighted them unevenly."""
-    weights = {d: walk.domain_weights.get(d, 1.0) for d in walk.domains}
-    return weights if any(w != 1.0 for w in weights.values()) else list(walk.domains)
+def with_constraint(profile: Profile, key: str, value: Any) -> Profile:
+    """One constraint set (an empty list or False removes it)."""
+    return answer(profile, "constraints", key, value=value)
 
 
-def prefill_environment(walk: Walk, probe: dict[str, Any] | None) -> None:
-    """Where the walk has not said: the OS of the probed machine (or of this one).
+def os_answer(profile: Profile) -> list[str]:
+    """The operating systems the team's code runs on."""
+    return [str(o) for o in profile.environment.os]
+
+
+def prefill_environment(profile: Profile, probe: dict[str, Any] | None) -> Profile:
+    """A fresh profile with the OS of the probed machine (or of this one); any other is returned as it is.
 
     The Python version is only offered (`probed_python`), not assumed: the machine's interpreter need not be
     the team's, and a version the knowledge base's newest release lacks would rule out a framework that the
     probe just ran here.
     """
+    if not is_fresh(profile):
+        return profile
     software = (probe or {}).get("software") or {}
-    if walk.os is None:
-        name = str(software.get("os") or platform.system()).lower()
-        found = [o for o, marks in _OS_MARKS.items() if any(m in name for m in marks)]
-        walk.os = found[:1]
+    name = str(software.get("os") or platform.system()).lower()
+    found = [o for o, marks in _OS_MARKS.items() if any(m in name for m in marks)]
+    return answer(profile, "environment", "os", value=found[:1])
 
 
 def probed_python(probe: dict[str, Any] | None) -> str:
@@ -189,6 +231,9 @@ def probed_python(probe: dict[str, Any] | None) -> str:
 
 #: Words in the probe's (or `platform.system()`'s) OS name that name the profile's OS ids.
 _OS_MARKS: dict[str, tuple[str, ...]] = {"linux": ("linux",), "macos": ("darwin", "macos"), "windows": ("windows",)}
+
+
+# --- evidence -------------------------------------------------------------------------------------
 
 
 def was_cancelled(bench: dict[str, Any] | None) -> bool:

@@ -1,20 +1,24 @@
-"""The user's answers in the walk (scenario, team, weights, constraints) and where they stopped.
+"""The walk: the user's profile and where they stopped, saved so that a half-done walk can be resumed.
 
-This is presentation state, not advice: it is turned into a profile for the core, and saved as
-JSON in the user config directory so a half-done walk can be resumed and the theme remembered.
+The answers are the core's own `Profile` (what it scores, what an export writes); the rest is what only the
+screens need. Saved as JSON in the user config directory, with the theme.
 """
 
 from __future__ import annotations
 
+import copy
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from advisor.atomic import atomic_write_text
 from advisor.errors import AdvisorError
 from advisor.jsonio import read_json
 from advisor.paths import user_config_dir, user_data_dir
+
+if TYPE_CHECKING:
+    from advisor.profile import Profile
 
 #: The walk, in order: back/forward move along this list.
 STEPS: tuple[str, ...] = ("welcome", "scenario", "priorities", "evidence", "results", "onboarding", "export")
@@ -35,175 +39,120 @@ BENCH_PRESETS: tuple[str, ...] = ("none", "quick", "standard", "thorough")
 
 STATE_FILE = "tui-state.json"
 EVIDENCE_FILE = "tui-evidence.json"
-#: 2: weights on the profiles' 0-5 scale, only those the user set. Files without it held percentages.
-STATE_VERSION = 2
+#: 3: the walk holds the profile itself (its file form). 2: answers field by field, weights on the 0-5 scale.
+#: Files without a version held percentages.
+STATE_VERSION = 3
 WEIGHT_SCALE_MAX = 5.0  # advisor.profile.WEIGHT_SCALE_MAX (a test holds them equal)
 
-#: Where each answer sits in a profile: the profile loader checks a saved value there, as for a typed one.
-_PROFILE_PATH: dict[str, tuple[str, ...]] = {
-    "scenario": ("scenario",),
-    "current_frameworks": ("team", "current"),
-    "experience": ("team", "experience", "x"),
-    "experience_by": ("team", "experience"),
-    "codebase_size": ("codebase", "size"),
-    "team_size": ("team", "size"),
-    "horizon_months": ("team", "horizon_months"),
-    "kloc_by": ("codebase", "by_framework"),
-    "domains": ("domains",),
-    "domain_weights": ("domains",),
-    "serving": ("serving",),
-    "os": ("environment", "os"),
-    "python": ("environment", "python"),
-    "jurisdictions": ("constraints", "maintainer_jurisdictions"),
-    "multi_backend": ("constraints", "multi_backend"),
-    "fleet": ("fleet",),
-    "licenses": ("constraints", "licenses"),
-    "weights": ("weights",),
-    "pairwise": ("pairwise",),
-    "must_run_on": ("constraints", "must_run_on"),
-    "must_deploy_to": ("constraints", "must_deploy_to"),
-    "exclude": ("constraints", "exclude"),
-}
 
-#: The types a state-file value may have where the field's default is None (else a string).
-_OPTIONAL: dict[str, tuple[type, ...]] = {"team_size": (int,), "os": (list,)}
+def _fresh_profile() -> Profile:
+    from advisor.tui.data.answers import fresh_profile  # deferred: the settings (theme) are read before the core
+
+    return fresh_profile()
 
 
-@dataclass
+@dataclass(eq=False)
 class Walk:
-    """What the user has answered so far; every field has a neutral default."""
+    """The user's answers, as the core's own `Profile`, and what only the screens need (where they stopped)."""
 
     step: str = "welcome"
-    scenario: str | None = None
-    current_frameworks: list[str] = field(default_factory=list)
-    experience: str = "intermediate"
-    codebase_size: str = "none"
-    team_size: int | None = None  # engineers who would do a move (None: not given)
-    horizon_months: float = 24.0  # months over which the team weighs a move
-    experience_by: dict[str, str] = field(default_factory=dict)  # per current framework; else `experience`
-    kloc_by: dict[str, float] = field(default_factory=dict)  # kLOC per current framework
-    domains: list[str] = field(default_factory=list)
-    serving: list[str] = field(default_factory=list)
-    os: list[str] | None = None  # None: not answered yet (prefilled from the probe)
-    python: str | None = None  # None: not answered yet (prefilled from the probe or this interpreter)
-    jurisdictions: list[str] = field(default_factory=list)  # allowed maintainer countries (empty: any)
-    multi_backend: bool = False
-    # Kept from a loaded profile so an export loses nothing the step does not show: domain weights, fleet, licences.
-    domain_weights: dict[str, float] = field(default_factory=dict)
-    fleet: list[dict[str, Any]] = field(default_factory=list)
-    licenses: list[str] = field(default_factory=list)
-    weights: dict[str, float] = field(default_factory=dict)
-    # "Which matters more?" answers [a, b, x]; while set they, not `weights`, are the profile's (AHP).
-    pairwise: list[list[Any]] = field(default_factory=list)
-    must_run_on: list[str] = field(default_factory=list)
-    must_deploy_to: list[str] = field(default_factory=list)
-    exclude: list[str] = field(default_factory=list)
     bench_preset: str = "quick"
     chosen: str | None = None  # the framework the user picked on the results screen
-    # The profile file as loaded (its YAML form) and the answers the walk read from it: where the user has not
-    # changed a section's answers since, the file's own section is what the walk scores and exports, so that
-    # what the walk cannot show (a total kLOC, keras_share, experience in a framework not used today, weights
-    # without a preset) is neither lost nor replaced by a default.
-    loaded: dict[str, Any] = field(default_factory=dict)
-    loaded_answers: dict[str, Any] = field(default_factory=dict)
+    profile: Profile = field(default_factory=_fresh_profile)
+
+    def __eq__(self, other: object) -> bool:
+        # Profiles compare by what they say: two readings of one file differ only in where they were read from.
+        if not isinstance(other, Walk):
+            return NotImplemented
+        return self.to_json() == other.to_json()
 
     def to_json(self) -> dict[str, Any]:
-        """Plain JSON form (for the state file)."""
-        return asdict(self)
+        """Plain JSON form (for the state file): the profile as its file would be written."""
+        from advisor.tui import core  # deferred, as in `_fresh_profile`
 
-    @classmethod
-    def from_json(cls, data: Any) -> Walk:
-        """Rebuild from the state file; unknown, ill-typed or invalid values are dropped rather than trusted."""
-        return cls.read(data)[0]
+        return {"step": self.step, "bench_preset": self.bench_preset, "chosen": self.chosen,
+                "profile": core.profile_json(self.profile)}
 
     @classmethod
     def read(cls, data: Any, version: int = STATE_VERSION) -> tuple[Walk, list[str]]:
         """The walk from the state file, and one line per value dropped or converted (the rest is kept).
 
-        Each value is checked where it sits in a profile, by the profile loader itself, so a value the
-        loader would refuse (`codebase_size: huge`) never reaches a screen. Weights of a file older than
-        `STATE_VERSION` were percentages: converted to 0-5 where that is certain, else dropped.
+        The profile is read by the profile loader itself, so a value it would refuse (`codebase.size: huge`)
+        never reaches a screen: that value is dropped and the rest kept. Files before version 3 held the
+        answers field by field; they are read into a profile (`legacy`).
         """
         walk = cls()
         notes: list[str] = []
         if not isinstance(data, dict):
             return walk, notes
-        for key, default in asdict(walk).items():
-            if key not in data:
-                continue
-            value = data[key]
-            if not (
-                type(value) is type(default)
-                or (type(default) is float and type(value) is int)
-                or (default is None and type(value) in _OPTIONAL.get(key, (str,)))
-            ):
-                notes.append(f"walk.{key}: a {type(value).__name__} where a {_kind(default, key)} belongs; dropped")
-                continue
-            problem = _check(key, value)
-            if problem is not None:
-                notes.append(f"walk.{key}: {problem}; dropped")
-                continue
-            setattr(walk, key, value)
-        if walk.step not in STEPS:
-            notes.append(f"walk.step: {walk.step!r} is not a step of the walk")
-            walk.step = "welcome"
-        if walk.bench_preset not in BENCH_PRESETS:
-            notes.append(f"walk.bench_preset: {walk.bench_preset!r} is not one of {', '.join(BENCH_PRESETS)}")
-            walk.bench_preset = "quick"
-        if walk.loaded and (problem := _check_loaded(walk.loaded)) is not None:
-            notes.append(f"walk.loaded: {problem}; dropped (the answers on screen are kept)")
-            walk.loaded, walk.loaded_answers = {}, {}
-        walk.kloc_by = {k: float(v) for k, v in walk.kloc_by.items()}
-        walk.pairwise = [list(j) for j in walk.pairwise]
-        if walk.pairwise:
-            walk.weights = {}  # the answers, not weights, are the profile's
-        elif version < STATE_VERSION and walk.weights:
-            notes.append(_old_weights(walk))
+        step, preset, chosen = data.get("step", "welcome"), data.get("bench_preset", "quick"), data.get("chosen")
+        if step not in STEPS:
+            notes.append(f"walk.step: {step!r} is not a step of the walk")
+        else:
+            walk.step = step
+        if preset not in BENCH_PRESETS:
+            notes.append(f"walk.bench_preset: {preset!r} is not one of {', '.join(BENCH_PRESETS)}")
+        else:
+            walk.bench_preset = preset
+        if chosen is None or isinstance(chosen, str):
+            walk.chosen = chosen
+        else:
+            notes.append(f"walk.chosen: a {type(chosen).__name__} where a str belongs; dropped")
+        if version < 3:
+            from advisor.tui.data.legacy import read_answers
+
+            raw, more = read_answers(data, version, WEIGHT_SCALE_MAX)
+            notes += more
+        else:
+            raw = data.get("profile", {})
+        walk.profile, more = _read_profile(raw)
+        notes += more
         return walk, notes
 
 
-def _kind(default: Any, key: str) -> str:
-    if default is None:
-        return " or ".join(t.__name__ for t in _OPTIONAL.get(key, (str,)))
-    return type(default).__name__
+#: A saved profile with more bad values than this is not read value by value (it is dropped whole).
+_MAX_DROPS = 20
 
 
-def _check(key: str, value: Any) -> str | None:
-    """The profile loader's objection to `value` where `key` sits in a profile (None: none)."""
-    from advisor.tui import core  # deferred: the settings (theme) are read before the core is needed
+def _read_profile(raw: Any) -> tuple[Profile, list[str]]:
+    """The saved profile, each value the profile loader refuses dropped with one line (the rest kept)."""
+    from advisor.tui import core  # deferred, as in `_fresh_profile`
 
-    path = _PROFILE_PATH.get(key)
-    if path is None or value is None or value == [] or value == {}:
-        return None
-    if key == "experience_by":
-        value = dict(value)
-    problem = core.check_answer(path, value, source="saved walk")
-    return None if problem is None else problem.removeprefix("saved walk: ")
+    notes: list[str] = []
+    if not isinstance(raw, dict):
+        return _fresh_profile(), [f"walk.profile: a {type(raw).__name__} where a mapping belongs; dropped"]
+    raw = copy.deepcopy(raw)
+    for _ in range(_MAX_DROPS):
+        try:
+            return core.parse_profile(raw, "saved walk"), notes
+        except Exception as exc:  # noqa: BLE001 - the core's ProfileError, whose field names what to drop
+            field_name = getattr(exc, "field", None)
+            message = getattr(exc, "message", str(exc))
+            notes.append(f"walk.profile.{field_name or '?'}: {message}; dropped")
+            if not field_name or not _drop(raw, field_name):
+                break
+            if field_name == "codebase.size":
+                raw["codebase"]["size"] = "none"  # a fresh walk's (a profile without a size reads as medium)
+    return _fresh_profile(), [*notes, "walk.profile: could not be read; the answers start afresh"]
 
 
-def _check_loaded(raw: dict[str, Any]) -> str | None:
-    """The profile loader's objection to a saved copy of a loaded profile file (None: none)."""
-    from advisor.tui import core  # deferred, as in `_check`
-
+def _drop(raw: dict[str, Any], dotted: str) -> bool:
+    """Remove the value at `team.size` / `pairwise[0]` from `raw`; whether there was one."""
+    parts: list[str | int] = []
+    for name in dotted.split("."):
+        head, *indices = name.replace("]", "").split("[")
+        parts += [head, *(int(i) for i in indices)] if head else [int(i) for i in indices]
+    node: Any = raw
+    for part in parts[:-1]:
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            return False
     try:
-        core.parse_profile(raw, "saved walk")
-    except Exception as exc:  # noqa: BLE001 - any refusal drops the copy; the walk's own answers stay
-        return str(exc).removeprefix("saved walk: ")[:200]
-    return None
-
-
-def _old_weights(walk: Walk) -> str:
-    """Weights saved as percentages by an older version: to 0-5 with the same shares, or dropped when unsure."""
-    top = max(walk.weights.values())
-    if top > WEIGHT_SCALE_MAX:
-        # That version saved every criterion's weight once one was changed, so scaling keeps every share.
-        walk.weights = {k: round(v * WEIGHT_SCALE_MAX / top, 2) for k, v in walk.weights.items()}
-        return "walk.weights: saved as percentages by an older version; converted to the 0-5 scale (same shares)"
-    walk.weights = {}
-    return (
-        "walk.weights: saved by an older version, on a scale that cannot be told (percent or 0-5); dropped, "
-        "the scenario's weights apply"
-    )
+        del node[parts[-1]]
+    except (KeyError, IndexError, TypeError):
+        return False
+    return True
 
 
 @dataclass

@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Checkbox, Label, Static, TabbedContent, TabPane
 
 from advisor.tui import core
+from advisor.tui.data.answers import CONSTRAINT_LISTS, constraint_list, with_constraint, with_weights
 from advisor.tui.messages import AssessmentReady, WeightChanged
 from advisor.tui.screens import team
 from advisor.tui.screens.base import StepScreen
@@ -20,6 +21,7 @@ from advisor.tui.widgets.ranking import ranking_table
 from advisor.tui.widgets.weight_row import WeightRow
 
 if TYPE_CHECKING:  # only for types: the core is imported through advisor.tui.core
+    from advisor.profile import Profile
     from advisor.report import Report
 
 #: Monte-Carlo draws for the live preview: enough for a ranking, cheap enough for every key press.
@@ -57,7 +59,7 @@ class PrioritiesScreen(StepScreen):
         super().__init__()
         self.last_report: Report | None = None
         self.last_error: str | None = None
-        self.undo_stack: list[tuple[dict[str, float], list[list[Any]]]] = []  # (weights, pairwise) before a change
+        self.undo_stack: list[Profile] = []  # the walk's profile before each change of every weight at once
 
     def body(self) -> ComposeResult:
         """Tabs (weights, constraints) beside the ranking preview."""
@@ -93,24 +95,25 @@ class PrioritiesScreen(StepScreen):
         from advisor.checklist import HARDWARE_LABELS  # display names of the hardware ids the constraints use
         from advisor.knowledge.schema import Hardware
 
-        walk = app.walk
+        profile = app.walk.profile
+        must_run_on, must_deploy_to, exclude = (constraint_list(profile, k) for k in CONSTRAINT_LISTS)
         widgets: list[Any] = [Label("Must run on", classes="section")]
         widgets += [
-            Checkbox(HARDWARE_LABELS.get(h, h.value), h.value in walk.must_run_on, name=f"hw-{h.value}", compact=True)
+            Checkbox(HARDWARE_LABELS.get(h, h.value), h.value in must_run_on, name=f"hw-{h.value}", compact=True)
             for h in Hardware
         ]
         widgets.append(Label("Must deploy to", classes="section"))
         if app.kb.targets:
             for tid, t in app.kb.targets.items():
                 # A checkbox label does not wrap: a long name keeps its head here, the whole in its tooltip.
-                box = Checkbox(Text(t.name.split(" (")[0]), tid in walk.must_deploy_to, name=f"dep-{tid}", compact=True)
+                box = Checkbox(Text(t.name.split(" (")[0]), tid in must_deploy_to, name=f"dep-{tid}", compact=True)
                 box.tooltip = t.name
                 widgets.append(box)
         else:
             widgets.append(Static("no deployment targets in the knowledge base: not available", classes="dim"))
         widgets.append(Label("Rule out", classes="section"))
         widgets += [
-            Checkbox(Text(fw.name), fid in walk.exclude, name=f"ex-{fid}", compact=True)
+            Checkbox(Text(fw.name), fid in exclude, name=f"ex-{fid}", compact=True)
             for fid, fw in app.kb.frameworks.items()
         ]
         cons_box.mount_all(widgets)
@@ -133,12 +136,12 @@ class PrioritiesScreen(StepScreen):
     @on(WeightChanged)
     def _weight_changed(self, message: WeightChanged) -> None:
         """A weight changed: it is now the user's own (pairwise answers give way to weights), then re-rank."""
-        walk = self.advisor.walk
+        app = self.advisor
+        profile = app.walk.profile
         # After pairwise answers every weight was derived from them: all become the user's, on the same scale.
-        mine = self.advisor.effective_weights() if walk.pairwise else walk.weights
-        walk.weights = {**mine, message.criterion: message.weight}
-        walk.pairwise = []
-        self.advisor.save()
+        mine = app.effective_weights() if profile.pairwise else dict(profile.weights or {})
+        app.walk.profile = with_weights(profile, app.kb, {**mine, message.criterion: message.weight})
+        app.save()
         self._show_weights()
         self.request_ranking()
 
@@ -154,25 +157,25 @@ class PrioritiesScreen(StepScreen):
         """A hard constraint toggled."""
         cid = event.checkbox.name or ""
         walk = self.advisor.walk
-        for prefix, attr in (("hw-", "must_run_on"), ("dep-", "must_deploy_to"), ("ex-", "exclude")):
+        for prefix, attr in zip(("hw-", "dep-", "ex-"), CONSTRAINT_LISTS, strict=True):
             if cid.startswith(prefix):
-                values: list[str] = getattr(walk, attr)
+                values = constraint_list(walk.profile, attr)
                 key = cid[len(prefix) :]
                 if event.value and key not in values:
                     values.append(key)
                 elif not event.value and key in values:
                     values.remove(key)
+                walk.profile = with_constraint(walk.profile, attr, values)
         self.advisor.save()
         self.request_ranking()
 
     def _set_all(self, weights: dict[str, float], pairwise: list[list[Any]] | None = None) -> None:
         """Replace the user's weights at once (preset, pairwise answers, undo); `u` has the old ones back."""
-        walk = self.advisor.walk
-        self.undo_stack.append((dict(walk.weights), [list(j) for j in walk.pairwise]))
+        app = self.advisor
+        self.undo_stack.append(app.walk.profile)
         del self.undo_stack[:-20]
-        walk.weights = dict(weights)
-        walk.pairwise = [list(j) for j in pairwise or []]
-        self.advisor.save()
+        app.walk.profile = with_weights(app.walk.profile, app.kb, weights, pairwise or [])
+        app.save()
         self._show_weights()
         self.request_ranking()
 
@@ -183,8 +186,9 @@ class PrioritiesScreen(StepScreen):
         app = self.advisor
         if app.kb is None:
             return
-        source = f"the scenario {self._scenario_name()}" if app.walk.scenario else "equal weights"
-        if not app.walk.weights and not app.walk.pairwise:
+        profile = app.walk.profile
+        source = f"the scenario {self._scenario_name()}" if profile.scenario else "equal weights"
+        if not profile.weights and not profile.pairwise:
             self._apply_preset(source)
             return
 
@@ -192,14 +196,14 @@ class PrioritiesScreen(StepScreen):
             if yes:
                 self._apply_preset(source)
 
-        own = "your pairwise answers' weights" if app.walk.pairwise else "the weights you set"
+        own = "your pairwise answers' weights" if profile.pairwise else "the weights you set"
         app.push_screen(
             ConfirmScreen(f"Replace {own} with {source}?", "Every weight changes; `u` undoes it afterwards."),
             answered,
         )
 
     def _scenario_name(self) -> str:
-        kb, sid = self.advisor.kb, self.advisor.walk.scenario
+        kb, sid = self.advisor.kb, self.advisor.walk.profile.scenario
         return kb.scenarios[sid].name if kb is not None and sid in kb.scenarios else str(sid)
 
     def _apply_preset(self, source: str) -> None:
@@ -211,9 +215,7 @@ class PrioritiesScreen(StepScreen):
         if not self.undo_stack:
             self.notify("nothing to undo")
             return
-        weights, pairwise = self.undo_stack.pop()
-        walk = self.advisor.walk
-        walk.weights, walk.pairwise = weights, pairwise
+        self.advisor.walk.profile = self.undo_stack.pop()
         self.advisor.save()
         self._show_weights()
         self.request_ranking()

@@ -9,6 +9,7 @@ from textual.markup import escape
 from textual.widgets import Label, OptionList, RadioButton, RadioSet, SelectionList, Static
 from textual.widgets.option_list import Option
 
+from advisor.tui.data.answers import answer, codebase_size, with_current, with_scenario
 from advisor.tui.data.state import CODEBASE_SIZES
 from advisor.tui.screens.base import StepScreen
 from advisor.tui.widgets.body import Body
@@ -51,7 +52,7 @@ class ScenarioScreen(StepScreen):
     def refresh_from_app(self) -> None:
         """Redraw from the app's state."""
         app = self.advisor
-        walk = app.walk
+        profile = app.walk.profile
         scenarios = self.query_one("#scenarios", OptionList)
         scenarios.clear_options()
         current = self.query_one("#current", SelectionList)
@@ -67,26 +68,26 @@ class ScenarioScreen(StepScreen):
                 scenarios.add_option(Option(Text(self._prompt(sid)), id=sid))
             if app.kb.scenarios:
                 ids = list(app.kb.scenarios)
-                index = ids.index(walk.scenario) if walk.scenario in ids else 0
+                index = ids.index(profile.scenario) if profile.scenario in ids else 0
                 scenarios.highlighted = index
                 self._describe(ids[index])
             for fid, fw in app.kb.frameworks.items():
-                current.add_option((Text(fw.name), fid, fid in walk.current_frameworks))
-        self.query_one(f"#size-{walk.codebase_size}", RadioButton).value = True
+                current.add_option((Text(fw.name), fid, fid in profile.team.current))
+        self.query_one(f"#size-{codebase_size(profile)}", RadioButton).value = True
         self.query_one(TeamForm).refresh_from_app()
 
     def _prompt(self, sid: str) -> str:
         """A scenario's line in the list; the chosen one is marked."""
         kb = self.advisor.kb
         name = kb.scenarios[sid].name if kb is not None else sid
-        return f"● {name}" if sid == self.advisor.walk.scenario else f"  {name}"
+        return f"● {name}" if sid == self.advisor.walk.profile.scenario else f"  {name}"
 
     def _describe(self, sid: str | None) -> None:
         kb = self.advisor.kb
         if kb is None or sid not in kb.scenarios:
             return
         sc = kb.scenarios[sid]
-        chosen = " (chosen)" if sid == self.advisor.walk.scenario else " (Enter to choose)"
+        chosen = " (chosen)" if sid == self.advisor.walk.profile.scenario else " (Enter to choose)"
         self.query_one("#scenario-desc", Static).update(f"[b]{escape(sc.name)}[/b]{chosen}\n{escape(sc.description)}")
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
@@ -96,10 +97,8 @@ class ScenarioScreen(StepScreen):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Choose the scenario: its weights become the starting point."""
         walk = self.advisor.walk
-        if walk.scenario != event.option.id:
-            walk.scenario = event.option.id
-            walk.weights = {}  # the preset's weights apply until the user changes one
-            walk.pairwise = []
+        if event.option.id is not None and walk.profile.scenario != event.option.id:
+            walk.profile = with_scenario(walk.profile, event.option.id)  # its weights apply until one is changed
             self.advisor.save()
         scenarios = event.option_list
         for index in range(scenarios.option_count):
@@ -110,7 +109,8 @@ class ScenarioScreen(StepScreen):
 
     def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged[str]) -> None:
         """The team's current frameworks (each gets a row for its kLOC and experience)."""
-        self.advisor.walk.current_frameworks = list(event.selection_list.selected)
+        walk = self.advisor.walk
+        walk.profile = with_current(walk.profile, event.selection_list.selected)
         self.advisor.save()
         self.query_one(TeamForm).rebuild_frameworks()
 
@@ -118,5 +118,6 @@ class ScenarioScreen(StepScreen):
         """Codebase size class."""
         pressed = event.pressed.id or ""
         if pressed.startswith("size-"):
-            self.advisor.walk.codebase_size = pressed[5:]
+            walk = self.advisor.walk
+            walk.profile = answer(walk.profile, "codebase", "size", value=pressed[5:])
         self.advisor.save()

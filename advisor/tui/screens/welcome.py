@@ -74,7 +74,7 @@ class WelcomeScreen(StepScreen):
             machine.update("Machine summary: not available (probing is off in this session)")
         own = app.settings.walk  # the user's walk, also while an opened report is shown beside it
         resume = self.query_one("#resume", Button)
-        resume.disabled = own.step == "welcome" and not own.scenario
+        resume.disabled = own.step == "welcome" and not own.profile.scenario
         resume.label = "Resume my walk" if app.viewing_report() else "Resume"
 
     def on_evidence_done(self, message: EvidenceDone) -> None:

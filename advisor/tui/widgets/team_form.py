@@ -12,7 +12,19 @@ from textual.widgets import Checkbox, Input, Label, RadioButton, RadioSet, Selec
 from textual.worker import Worker
 
 from advisor.tui import core
-from advisor.tui.data.answers import probed_python
+from advisor.tui.data.answers import (
+    answer,
+    constraint_list,
+    current,
+    experience,
+    os_answer,
+    probed_python,
+    with_constraint,
+    with_domains,
+    with_experience,
+    with_kloc,
+)
+from advisor.tui.data.answers import kloc as kloc_of
 from advisor.tui.data.state import EXPERIENCE_LEVELS
 from advisor.tui.plain import plain
 from advisor.tui.widgets.field import NUMBER_CHARS, SHORT_CHARS, TextField
@@ -79,22 +91,23 @@ class TeamForm(Vertical):
 
     def refresh_from_app(self) -> None:
         """Fill every field from the walk and the knowledge base."""
-        walk, kb = self._app.walk, self._app.kb
+        profile, kb = self._app.walk.profile, self._app.kb
         for error in self.query(".field-error").results(Static):  # the fields show the walk's answers again
             error.display = False
-        self._set_input("team-size", "" if walk.team_size is None else str(walk.team_size))
-        self._set_input("horizon", f"{walk.horizon_months:g}")
-        self._set_input("python", walk.python or "")
+        self._set_input("team-size", "" if profile.team.size is None else str(profile.team.size))
+        self._set_input("horizon", f"{profile.team.horizon_months:g}")
+        self._set_input("python", profile.environment.python or "")
         offered = probed_python(self._app.probe or self._app.probe_fast)
         self.query_one("#python", Input).placeholder = f"here: {offered}"
-        self._set_input("jurisdictions", " ".join(walk.jurisdictions))
-        self.query_one("#multi-backend", Checkbox).value = walk.multi_backend
+        self._set_input("jurisdictions", " ".join(constraint_list(profile, "maintainer_jurisdictions")))
+        cons = profile.constraints
+        self.query_one("#multi-backend", Checkbox).value = bool(cons is not None and cons.multi_backend)
         named: dict[str, dict[str, str]] = {
             "domains": {d: v.name for d, v in kb.domains.items()} if kb is not None else {},
             "serving": {s: v.name for s, v in kb.serving.items()} if kb is not None else {},
             "os": OS_NAMES,
         }
-        chosen = {"domains": walk.domains, "serving": walk.serving, "os": walk.os or []}
+        chosen = {"domains": list(profile.domain_weights()), "serving": list(profile.serving), "os": os_answer(profile)}
         for key, names in named.items():
             box = self.query_one(f"#{key}", SelectionList)
             with box.prevent(SelectionList.SelectedChanged):
@@ -113,14 +126,14 @@ class TeamForm(Vertical):
 
     async def _rebuild(self) -> None:
         # Awaited removal first: a row mounted while its namesake is still being removed would half-compose.
-        walk, kb = self._app.walk, self._app.kb
+        profile, kb = self._app.walk.profile, self._app.kb
         holder = self.query_one("#per-framework", Vertical)
         await holder.remove_children()
         rows: list[Widget] = []
-        for fid in walk.current_frameworks:
+        for fid in current(profile):
             name = kb.frameworks[fid].name if kb is not None and fid in kb.frameworks else fid
-            kloc = walk.kloc_by.get(fid)
-            level = walk.experience_by.get(fid, walk.experience)
+            kloc = kloc_of(profile, fid)
+            level = experience(profile, fid)
             levels = [RadioButton(lv, value=lv == level, name=lv) for lv in EXPERIENCE_LEVELS]
             rows.append(
                 Horizontal(
@@ -172,55 +185,63 @@ class TeamForm(Vertical):
     def _commit(self, field: Input) -> None:
         """Check a typed value with the profile loader; keep the old answer when it fails."""
         walk, text = self._app.walk, field.value.strip()
+        profile = walk.profile
+        new = profile  # a value equal to the profile's changes nothing (leaving a field is no answer)
         if field.id == "team-size":
             value = core.typed(text) if text else None
             problem = core.check_answer(["team", "size"], value) if text else None
-            if problem is None:
-                walk.team_size = value
+            if problem is None and value != profile.team.size:
+                new = answer(profile, "team", "size", value=value)
         elif field.id == "horizon":
-            value = core.typed(text) if text else 24.0
-            problem = core.check_answer(["team", "horizon_months"], value)
-            if problem is None:
-                walk.horizon_months = float(value)
+            value = core.typed(text) if text else None
+            problem = core.check_answer(["team", "horizon_months"], value) if text else None
+            if problem is None and (value is None or float(value) != profile.team.horizon_months):
+                new = answer(profile, "team", "horizon_months", value=None if value is None else float(value))
         elif field.id == "python":
             problem = core.check_answer(["environment", "python"], text) if text else None
-            if problem is None:
-                walk.python = text or None
+            if problem is None and (text or None) != profile.environment.python:
+                new = answer(profile, "environment", "python", value=text or None)
         elif field.id == "jurisdictions":
             codes = text.replace(",", " ").upper().split()
             problem = core.check_answer(["constraints", "maintainer_jurisdictions"], codes)
-            if problem is None:
-                walk.jurisdictions = codes
+            if problem is None and codes != constraint_list(profile, "maintainer_jurisdictions"):
+                new = with_constraint(profile, "maintainer_jurisdictions", codes)
         elif field.name:  # a framework's kLOC
             value = core.typed(text) if text else None
             problem = core.check_answer(["codebase", "by_framework", field.name], value) if text else None
-            if problem is None:
-                if value is None:
-                    walk.kloc_by.pop(field.name, None)
-                else:
-                    walk.kloc_by[field.name] = float(value)
+            if problem is None and value != kloc_of(profile, field.name):
+                new = with_kloc(profile, field.name, None if value is None else float(value))
         else:
             return
         self._error(field, problem is not None)
-        if problem is None:
+        if new is not profile:
+            walk.profile = new
             self._app.save()
 
     def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
         """A framework's experience level."""
         event.stop()
         if event.radio_set.name and event.pressed.name:
-            self._app.walk.experience_by[event.radio_set.name] = event.pressed.name
+            walk = self._app.walk
+            walk.profile = with_experience(walk.profile, event.radio_set.name, event.pressed.name)
             self._app.save()
 
     def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged[str]) -> None:
         """Domains, serving stack or operating systems."""
         event.stop()
         chosen = list(event.selection_list.selected)
-        setattr(self._app.walk, event.selection_list.id or "", chosen)
+        walk, key = self._app.walk, event.selection_list.id
+        if key == "domains":
+            walk.profile = with_domains(walk.profile, chosen)
+        elif key == "serving":
+            walk.profile = answer(walk.profile, "serving", value=chosen)
+        elif key == "os":
+            walk.profile = answer(walk.profile, "environment", "os", value=chosen)
         self._app.save()
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
         """Multi-backend portability."""
         event.stop()
-        self._app.walk.multi_backend = event.value
+        walk = self._app.walk
+        walk.profile = with_constraint(walk.profile, "multi_backend", event.value)
         self._app.save()
