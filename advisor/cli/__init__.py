@@ -105,7 +105,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     with signals.owning_children():
         try:
             check_args(parser, args)  # every number and path flag, before anything runs
-            return int(run(args))
+            return signals.outcome(int(run(args)))
         except AdvisorError as exc:
             # The one place where bad input becomes one line on stderr and exit code 2; input may hold ESC or NUL.
             print(f"fwadvisor: error: {one_line(str(exc))}", file=sys.stderr)

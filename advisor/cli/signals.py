@@ -94,6 +94,19 @@ def interrupted(signum: int | None = None) -> int:
     return EXIT_CODES.get(signal.Signals(signum), 128 + signum)
 
 
+def outcome(code: int) -> int:
+    """The command's exit code, or the signal's when one came but its exception never reached `main`.
+
+    The handler raises in whatever the main thread is running, and an exception raised inside a finalizer or a
+    callback Python calls for itself is printed and dropped, not propagated: the command then runs to its end
+    with every child already stopped, and must still exit as stopped, with its one line.
+    """
+    signum = _State.signum
+    if signum is None or code == EXIT_CODES.get(signal.Signals(signum)):
+        return code  # no signal, or the command (the TUI) has already said it was stopped
+    return interrupted(signum)
+
+
 def quiet_once_stopping(callback: Callable[[Any], None] | None) -> Callable[[Any], None] | None:
     """A progress callback that falls silent once a signal came, so the last line says what was stopped."""
     if callback is None:
