@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 import os
 import threading
 import time
@@ -71,12 +72,20 @@ def child_env_vars(threads: int) -> dict[str, str]:
     return {**thread_env, **fault}
 
 
+class WatchdogStop(enum.Enum):
+    """Why the watchdog ended a bench child."""
+
+    CANCELLED = "cancelled"
+    BENCH_TIMEOUT = "bench_timeout"
+    IMPORT_TIMEOUT = "import_timeout"
+
+
 class _Watchdog:
     """Kills a child whose current benchmark overran, or that never finished importing; also relays cancel."""
 
     def __init__(self, bench_timeout: float, import_timeout: float, cancel: threading.Event | None) -> None:
         self.kill = threading.Event()
-        self.reason: str | None = None
+        self.stopped_by: WatchdogStop | None = None
         self.current: tuple[str, str] | None = None
         self.started = time.monotonic()
         self.bench_started: float | None = None
@@ -98,25 +107,34 @@ class _Watchdog:
     def end(self) -> None:
         self.current, self.bench_started = None, time.monotonic()
 
+    def message(self) -> str:
+        """What the watchdog did, in words (for a timeout it ended)."""
+        if self.stopped_by == WatchdogStop.BENCH_TIMEOUT:
+            return f"no result within {self._bench_timeout:g} s; killed"
+        if self.stopped_by == WatchdogStop.IMPORT_TIMEOUT:
+            return f"did not start within {self._import_timeout:g} s (import hung?); killed"
+        return "cancelled"
+
     def _loop(self) -> None:
         while not self._stop.wait(0.05):
             now = time.monotonic()
             if self._cancel is not None and self._cancel.is_set():
-                self.reason = "cancelled"
+                self.stopped_by = WatchdogStop.CANCELLED
             elif self.current is not None and self.bench_started is not None \
                     and now - self.bench_started > self._bench_timeout:
-                self.reason = f"no result within {self._bench_timeout:g} s; killed"
+                self.stopped_by = WatchdogStop.BENCH_TIMEOUT
             elif self.bench_started is None and now - self.started > self._import_timeout:
-                self.reason = f"did not start within {self._import_timeout:g} s (import hung?); killed"
-            if self.reason is not None:
+                self.stopped_by = WatchdogStop.IMPORT_TIMEOUT
+            if self.stopped_by is not None:
                 self.kill.set()
                 return
 
 
 def _child_failure(child: ChildResult, watchdog: _Watchdog) -> tuple[str, str]:
     """(outcome, message) for a child that ended before finishing its benchmarks."""
-    if child.outcome == Outcome.CANCELLED and watchdog.reason and watchdog.reason != "cancelled":
-        return "timed_out", watchdog.reason
+    if child.outcome == Outcome.CANCELLED and watchdog.stopped_by in (WatchdogStop.BENCH_TIMEOUT,
+                                                                       WatchdogStop.IMPORT_TIMEOUT):
+        return "timed_out", watchdog.message()
     if child.outcome == Outcome.CRASHED and child.signal == "SIGKILL":
         return "crashed", "killed by SIGKILL (often the kernel's out-of-memory killer)"
     msg = child.error or child.outcome.value
@@ -191,7 +209,7 @@ def _run_script(
             # Finished and said so, then died on the way out (some runtimes crash at interpreter exit).
             run.tell(BenchEvent("note", framework, message=f"finished, then {child.error}"))
             return
-        if watchdog.reason == "cancelled" or (cancel is not None and cancel.is_set()):
+        if watchdog.stopped_by == WatchdogStop.CANCELLED or (cancel is not None and cancel.is_set()):
             run.fail(framework, "*", None, "cancelled", "cancelled")
             return
         outcome, message = _child_failure(child, watchdog)
