@@ -8,7 +8,9 @@ from typing import Any
 from advisor.evidence.bench import BenchEvent, BenchReport, run_bench
 from advisor.evidence.bench.stats import busy_reason, is_outlier, median_ci, merge_rounds
 from advisor.jsonio import model_json
+from advisor.report.models import worded_recommendation
 from advisor.scoring import evidence as ev
+from advisor.scoring.steps import StepCode
 from tests.test_bench_engine import _adapter, numpy_report, stub_root  # noqa: F401 - shared module fixtures
 
 
@@ -142,7 +144,8 @@ def test_a_report_on_a_busy_machine_says_so_instead_of_using_the_figures(kb) -> 
     bench = _bench({"value": 100.0}, {"value": 10.0}, busy=True)  # a tenfold gap that must not count
     got = assess(kb, resolve_profile(Profile(), kb), bench=bench)
     assert any(w.code == "machine_busy" for w in got.warnings)
-    assert any("busy machine" in step for step in got.recommendation.next_steps)
+    assert StepCode.BUSY in [s.code for s in got.recommendation.steps]
+    assert any("busy machine" in step for step in worded_recommendation(got.recommendation).next_steps)
     perf = {b.framework: next(c for c in b.contributions if c.criterion == "performance") for b in got.ranking}
     assert perf["jax"].measured_score is None and perf["pytorch"].measured_score is None
 

@@ -12,6 +12,7 @@ from _scoring_support import probe_fixture, run_cli
 from advisor.knowledge.schema import Hardware
 from advisor.profile import load_profile_text, resolve_profile
 from advisor.report.build import build_report, to_json_text
+from advisor.report.models import worded_recommendation
 from advisor.scoring import assess
 from advisor.scoring.install_advice import install_sentence, install_steps
 
@@ -37,7 +38,7 @@ def test_a_cuda_fleet_gets_the_cuda_line_and_this_machines_line_beside_it(kb: An
         fw.hardware[Hardware.NVIDIA_CUDA].install,
     )
     assert (here.where, here.hardware) == ("here", Hardware.CPU)
-    step = next(s for s in rec.next_steps if s.startswith(f"Install {fw.name}"))
+    step = next(s for s in worded_recommendation(rec).next_steps if s.startswith(f"Install {fw.name}"))
     assert "your team's hardware (nvidia_cuda)" in step and "this machine (cpu)" in step
     assert f"`{team.line}`" in step
 
@@ -50,7 +51,7 @@ def test_must_run_on_counts_as_the_team_hardware_too(kb: Any) -> None:
 def test_without_team_hardware_only_this_machines_line_is_given(kb: Any) -> None:
     rec = _advice(kb, "weights: {hardware_fit: 5, ecosystem: 5}\n")
     assert [(s.where, s.hardware) for s in rec.install] == [("here", Hardware.CPU)]
-    assert not any("your team's hardware" in s for s in rec.next_steps)
+    assert not any("your team's hardware" in s for s in worded_recommendation(rec).next_steps)
 
 
 def test_an_amd_team_gets_the_rocm_line_the_knowledge_gives(kb: Any) -> None:

@@ -113,7 +113,7 @@ def test_the_cli_team_of_one_decides_as_the_cli_report(name: str, tmp_path: Path
     team = run_cli(["team", "decide", str(profile), "--no-bench", "--json"], base=None)
     assert team.returncode == 0, team.stderr
     alone, ours = json.loads(report.stdout), json.loads(team.stdout)["team"]
-    keys = ("framework", "decision", "verdict", "tied_with", "break_even", "next_steps")
+    keys = ("framework", "decision", "verdict", "tied_with", "break_even", "steps", "next_steps")
     assert {k: ours["recommendation"][k] for k in keys} == {k: alone["recommendation"][k] for k in keys}
     assert [(e["framework"], e["total"]) for e in ours["ranking"]] == [
         (e["framework"], e["total"]) for e in alone["ranking"]

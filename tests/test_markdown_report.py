@@ -104,11 +104,11 @@ def test_a_report_with_benchmarks_and_an_incumbent_says_what_was_measured(tmp_pa
 def test_many_next_steps_and_warnings_still_fit_in_15_lines(default: tuple[Report, str]) -> None:
     report, _ = default
     data = json.loads(report.model_dump_json())
-    data["recommendation"]["next_steps"] = [f"step {i}" for i in range(40)]
+    data["recommendation"]["steps"] = [{"code": "gpu_floor", "params": {"detail": f"step {i}"}} for i in range(40)]
     data["warnings"] = [{"code": "method", "params": {"topsis_first": f"a{i}", "weighted_first": "b"}}
                         for i in range(30)]
     data["exclusions"] = [{"framework": "x", "kind": "constraint", "reasons": ["r"]}]
     markdown = to_markdown(Report.model_validate(data))
     summary = summary_of(markdown)
     assert len(summary) <= MAX_SUMMARY_LINES and summary[-1] == ""
-    assert "- Next: step 0" in summary and "- step 39" in markdown  # the rest is under Recommendation
+    assert "- Next: Step 0." in summary and "- Step 39." in markdown  # the rest is under Recommendation

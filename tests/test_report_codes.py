@@ -326,6 +326,7 @@ def test_a_break_even_written_before_codes_keeps_its_words_and_is_said_once() ->
     data = json.loads(_break_even_report().model_dump_json())
     rec = data["recommendation"]
     at = rec.pop("break_even_at")
+    del rec["headline"], rec["steps"]  # a 1.3 file has the words only
     for key in ("code", "names"):
         del rec["break_even"][key]
     rec["break_even"]["statement"] = rec["next_steps"][at] = "Saved words of a 1.3 report."
@@ -387,3 +388,20 @@ def test_every_note_code_has_words_and_a_1_3_report_keeps_its_notes() -> None:
     entry["note_codes"], entry["notes"] = [{"code": "serving_gap", "params": {"serving": "triton"}}], ["saved words"]
     data["schema_version"] = "1.3"
     assert Report.model_validate(data).ranking[0].notes == ["saved words"]
+
+
+def test_every_step_and_headline_code_has_words_and_the_file_rewrites_them_from_the_codes() -> None:
+    from advisor.scoring.advice_words import _WORDS
+    from advisor.scoring.steps import HeadlineCode, StepCode
+
+    said_elsewhere = {StepCode.BREAK_EVEN, StepCode.ROUTE, StepCode.INSTALL, StepCode.CHECK_WEIGHTS}
+    assert set(_WORDS) | said_elsewhere == set(StepCode) and not set(_WORDS) & said_elsewhere
+    report = _break_even_report()
+    rec = report.recommendation
+    assert rec.headline is not None and rec.headline.code in set(HeadlineCode)
+    assert len(rec.next_steps) == len(rec.steps) and all(rec.next_steps)
+    data = json.loads(report.model_dump_json())
+    data["recommendation"]["summary"] = "edited"
+    data["recommendation"]["next_steps"] = ["edited"] * len(rec.steps)
+    again = Report.model_validate(data).recommendation
+    assert (again.summary, again.next_steps) == (rec.summary, rec.next_steps)  # programs decide on the codes

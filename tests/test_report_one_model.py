@@ -13,6 +13,7 @@ from pydantic import BaseModel
 from advisor.jsonio import json_text
 from advisor.profile import load_profile_text, resolve_profile
 from advisor.report import Report, build_report, report_from_json, to_json_text
+from advisor.report.models import worded_recommendation
 from advisor.report.words import break_even_statement, exclusion_reasons, fragility_statement, warning_words
 from advisor.scoring import assess
 from advisor.scoring.advice import Recommendation
@@ -82,8 +83,10 @@ def test_what_the_report_writes_is_exactly_what_scoring_made(tmp_path: Path) -> 
     assert data["sensitivity"] == _json(a.sensitivity)
     # Scoring's codes and figures, plus the words the report's edge writes from them (statement, reasons).
     gap = a.recommendation.break_even
+    said = worded_recommendation(a.recommendation)
     assert data["recommendation"] == {
-        **_json(a.recommendation), "break_even": {**_json(gap), "statement": break_even_statement(gap)}
+        **_json(a.recommendation), "break_even": {**_json(gap), "statement": break_even_statement(gap)},
+        "summary": said.summary, "next_steps": said.next_steps, "break_even_at": said.break_even_at,
     }
     assert data["exclusions"] == [{**_json(x), "reasons": exclusion_reasons(x)} for x in a.exclusions]
     # Scoring's code and params, plus the words the report's edge writes from them for a reader of the file.

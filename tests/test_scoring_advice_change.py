@@ -19,6 +19,7 @@ import pytest
 from advisor.evidence.probe import ProbeReport
 from advisor.profile import parse_profile, resolve_profile
 from advisor.report import Report, build_report, to_markdown
+from advisor.report.models import worded_recommendation
 from advisor.report.sensitivity_text import advice_change_line
 from advisor.scoring import assess
 from advisor.yamlio import load_yaml_file, to_plain
@@ -78,7 +79,7 @@ def test_a_change_the_stay_rule_overrules_is_not_named(kb: Any) -> None:
     assert there.ranking[0].framework == "pytorch"
     assert (there.recommendation.decision, there.recommendation.framework) == ("stay", "tensorflow")
     assert a.sensitivity.advice_change is None
-    steps = " ".join(a.recommendation.next_steps)
+    steps = " ".join(worded_recommendation(a.recommendation).next_steps)
     assert "would win" not in steps and "PyTorch wins" not in steps and "Moving to PyTorch is advised" not in steps
     report = build_report(a, kb, probe=_probe(), bench=None, profile_source="test")
     assert advice_change_line(report) == "No single weight on the 0-5 scale changes the advice, the others unchanged."

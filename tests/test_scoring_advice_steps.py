@@ -8,6 +8,7 @@ from typing import Any
 from _scoring_support import load_scenario
 
 from advisor.profile import resolve_profile
+from advisor.report.models import worded_recommendation
 from advisor.scoring import assess
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
@@ -16,7 +17,7 @@ SCENARIOS = Path(__file__).resolve().parent / "scenarios"
 def _steps(kb: Any, name: str, **changes: Any) -> tuple[str | None, list[str]]:
     _, profile, probe, bench = load_scenario(SCENARIOS / f"{name}.yaml")
     a = assess(kb, resolve_profile(profile.model_copy(update=changes), kb), probe=probe, bench=bench)
-    return a.recommendation.framework, a.recommendation.next_steps
+    return a.recommendation.framework, worded_recommendation(a.recommendation).next_steps
 
 
 def test_the_oldest_gpu_finding_of_the_advised_framework_is_a_step(kb: Any) -> None:

@@ -11,11 +11,13 @@ from _scoring_support import bench_fixture, load_small_kb, probe_fixture
 from advisor.evidence.bench.results import BenchFailure, BenchReport
 from advisor.knowledge.schema import Hardware
 from advisor.profile import load_profile_text, resolve_profile
+from advisor.report.models import worded_recommendation
 from advisor.report.words import exclusion_reasons, warning_words
 from advisor.scoring import assess
 from advisor.scoring import evidence as ev
 from advisor.scoring import setup_evidence as setup
 from advisor.scoring.constraints import ExclusionCode, apply_constraints, licence_allowed
+from advisor.scoring.steps import HeadlineCode, StepCode
 
 
 @pytest.fixture(scope="module")
@@ -191,7 +193,7 @@ def test_assessment_with_recorded_evidence(small) -> None:  # type: ignore[no-un
         assert sum(c.contribution for c in b.contributions) == b.total
     assert [b.total for b in a.ranking] == sorted((b.total for b in a.ranking), reverse=True)
     assert a.sensitivity is not None and a.sensitivity.winner == a.ranking[0].framework
-    assert a.recommendation.framework == a.ranking[0].framework and a.recommendation.next_steps
+    assert a.recommendation.framework == a.ranking[0].framework and a.recommendation.steps
 
 
 def test_fake_nvidia_probe_warns_about_cpu_only_builds(small) -> None:  # type: ignore[no-untyped-def]
@@ -215,7 +217,8 @@ def test_nothing_left_gives_a_clear_recommendation(small) -> None:  # type: igno
     r = _resolve(small, "constraints:\n  must_run_on: [google_tpu]\n  licenses: [MIT]\n")
     a = assess(small, r)
     assert a.ranking == [] and a.sensitivity is None
-    assert a.recommendation.verdict == "none" and "constraint" in a.recommendation.summary
+    assert a.recommendation.verdict == "none" and a.recommendation.headline.code is HeadlineCode.NONE
+    assert "constraint" in worded_recommendation(a.recommendation).summary
 
 
 def test_multi_backend_winner_asks_for_a_backend(small) -> None:  # type: ignore[no-untyped-def]
@@ -225,5 +228,6 @@ def test_multi_backend_winner_asks_for_a_backend(small) -> None:  # type: ignore
     layered = dataclasses.replace(small, frameworks=frameworks)
     a = assess(layered, _resolve(layered, "scenario: research\n"))
     assert a.recommendation.framework == "pytorch"
-    step = next(s for s in a.recommendation.next_steps if "multi-backend" in s)
+    step = next(s for s in worded_recommendation(a.recommendation).next_steps if "multi-backend" in s)
+    assert StepCode.MULTI_BACKEND in [s.code for s in a.recommendation.steps]
     assert a.ranking[1].name in step

@@ -9,6 +9,7 @@ import pytest
 from advisor.knowledge import load_knowledge
 from advisor.knowledge.schema import RouteCode
 from advisor.profile import load_profile_text, resolve_profile
+from advisor.report.models import worded_recommendation
 from advisor.report.words import break_even_statement
 from advisor.scoring import assess
 from advisor.scoring.migration import AAF_RANGE, effort_months, move_cost
@@ -77,7 +78,8 @@ def test_the_break_even_uses_the_route_and_the_advice_names_it(kb) -> None:  # t
     assert keras.break_even.cost is not None and keras.break_even.cost.pairs[0].route is not None
     assert "Keras 3 on the PyTorch backend" in break_even_statement(keras.break_even)
     # Uncosted, the advice names the route and the one field that costs it.
-    named = [s for s in rewrite.recommendation.next_steps if "Keras 3 on the PyTorch backend" in s]
+    steps = worded_recommendation(rewrite.recommendation).next_steps
+    named = [s for s in steps if "Keras 3 on the PyTorch backend" in s]
     assert named and "codebase.keras_share" in named[0]
     # The route travels as a code with its parameters.
     route = keras.migration["pytorch"].model_dump(mode="json")["pairs"][0]["route"]

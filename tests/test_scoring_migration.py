@@ -12,9 +12,11 @@ from hypothesis import strategies as st
 
 from advisor.knowledge.schema import Cost
 from advisor.profile import Experience, load_profile_text, resolve_profile
+from advisor.report.models import worded_recommendation
 from advisor.report.words import break_even_statement
 from advisor.scoring import assess
 from advisor.scoring.migration import AAF_RANGE, COCOMO_A, COCOMO_E, LTEX, cost_score, move_cost, share_for_score
+from advisor.scoring.steps import StepCode
 
 
 @pytest.fixture(scope="module")
@@ -102,8 +104,9 @@ def test_stay_is_the_default_and_the_break_even_is_stated(small) -> None:  # typ
     assert "engineer-months" in break_even_statement(gap)
     if not gap.pays:
         assert a.recommendation.framework == "tensorflow" and a.recommendation.decision == "stay"
-        assert a.recommendation.break_even_at is not None
-        assert a.recommendation.next_steps[a.recommendation.break_even_at] == break_even_statement(gap)
+        said = worded_recommendation(a.recommendation)
+        assert said.break_even_at is not None and a.recommendation.steps[said.break_even_at].code is StepCode.BREAK_EVEN
+        assert said.next_steps[said.break_even_at] == break_even_statement(gap)
 
 
 def test_a_cheap_move_with_a_large_gain_pays(small) -> None:  # type: ignore[no-untyped-def]

@@ -12,11 +12,13 @@ from hypothesis import strategies as st
 
 from advisor.knowledge import load_knowledge
 from advisor.profile import load_profile_text, resolve_profile
+from advisor.report.models import worded_recommendation
 from advisor.report.words import exclusion_reasons, note_words, warning_words
 from advisor.scoring import assess
 from advisor.scoring.decision import benefit
 from advisor.scoring.explain import NoteCode
 from advisor.scoring.fleet import team_fleet
+from advisor.scoring.steps import StepCode
 
 
 @pytest.fixture(scope="module")
@@ -128,7 +130,7 @@ def test_totals_still_decompose_exactly_with_every_situation_field(kb) -> None: 
     assert gap.benefit_incumbent == pytest.approx(benefit(by["paddlepaddle"]))
     assert a.recommendation.framework == "paddlepaddle" and a.recommendation.decision == "stay"
     # The break-even is stated (first when a challenger leads the ranking; after the tie's steps otherwise).
-    assert any("engineer-months" in step for step in a.recommendation.next_steps)
+    assert any("engineer-months" in step for step in worded_recommendation(a.recommendation).next_steps)
 
 
 _DOMAINS = ["llm_training", "llm_serving", "vision", "ocr_document", "speech", "recommendation", "rl"]
@@ -178,7 +180,8 @@ def test_an_excluded_incumbent_forces_a_costed_move(kb) -> None:  # type: ignore
     a = _assess(kb, text)
     rec = a.recommendation
     assert rec.framework in ("paddlepaddle", "mindspore") and rec.decision == "move" and a.break_even is None
-    forced = next(s for s in rec.next_steps if "a move is required" in s)
+    forced = next(s for s in worded_recommendation(rec).next_steps if "a move is required" in s)
+    assert any(s.code is StepCode.FORCED_MOVE for s in rec.steps)
     assert "engineer-months" in forced
 
 

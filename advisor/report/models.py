@@ -12,6 +12,7 @@ from advisor.profile.resolve import EffectiveWeight, WeightSource
 from advisor.report.words import break_even_statement, exclusion_cause_words, note_words, warning_words
 from advisor.report_evidence import AllReduceShape, BenchShape, ProbeShape
 from advisor.scoring.advice import Recommendation
+from advisor.scoring.advice_words import headline_words, step_words
 from advisor.scoring.constraints import Exclusion, ExclusionCause, ExclusionCode
 from advisor.scoring.decision import BreakEven
 from advisor.scoring.engine import AssessmentWarning
@@ -20,11 +21,12 @@ from advisor.scoring.explain import Contribution, NoteCode
 from advisor.scoring.migration import MoveCost
 from advisor.scoring.sensitivity import Sensitivity
 from advisor.scoring.setup_evidence import SERVING_WEIGHT
+from advisor.scoring.steps import Headline, Step, StepCode
 
 #: Minor versions add optional fields only: a reader of 1.1 reads 1.0 reports unchanged.
-SCHEMA_VERSION: Literal["1.4"] = "1.4"
-READABLE_VERSIONS = ("1.0", "1.1", "1.2", "1.3", "1.4")
-SCHEMA_ID = "https://fwadvisor.invalid/schemas/report-1.4.json"
+SCHEMA_VERSION: Literal["1.5"] = "1.5"
+READABLE_VERSIONS = ("1.0", "1.1", "1.2", "1.3", "1.4", "1.5")
+SCHEMA_ID = "https://fwadvisor.invalid/schemas/report-1.5.json"
 
 
 #: Reports whose ranking notes are read as saved (their note parameters do not hold the words).
@@ -210,8 +212,21 @@ class ReportBreakEven(BreakEven):
 
 
 class ReportRecommendation(Recommendation):
-    """The advice as the report file carries it (its break-even with the statement's words)."""
+    """The advice as the report file carries it: its codes, and the words written from them for a reader."""
 
+    headline: Headline | None = Field(  # type: ignore[assignment]
+        default=None, description="the conclusion as a code (since report 1.5; older reports have `summary` only)"
+    )
+    steps: list[Step] = Field(
+        default_factory=list, description="the next steps as codes (since report 1.5; older: `next_steps` only)"
+    )
+    summary: str = Field(default="", description="the headline in words (programs decide on `headline.code`)")
+    next_steps: list[str] = Field(
+        default_factory=list, description="the steps in words, one per step (programs decide on `steps`)"
+    )
+    break_even_at: int | None = Field(
+        default=None, description="the index in next_steps of the break-even's statement (since report 1.4)"
+    )
     break_even: ReportBreakEven | None = None
 
     @model_validator(mode="before")
@@ -224,6 +239,15 @@ class ReportRecommendation(Recommendation):
                 return {**data, "break_even_at": steps.index(said)}
         return data
 
+    @model_validator(mode="after")
+    def _words(self) -> ReportRecommendation:
+        if self.headline is not None:  # written at this edge, once, by the one renderer; older files keep theirs
+            self.__dict__["summary"] = headline_words(self.headline, self.audience)
+            self.__dict__["next_steps"] = [step_words(s, self.break_even, self.install) for s in self.steps]
+            self.__dict__["break_even_at"] = next(
+                (i for i, s in enumerate(self.steps) if s.code is StepCode.BREAK_EVEN), None)
+        return self
+
 
 def worded_recommendation(rec: Recommendation) -> ReportRecommendation:
     """The advice as the report carries it (its break-even's statement written)."""
@@ -235,7 +259,7 @@ class Report(_M):
 
     model_config = ConfigDict(extra="forbid", title="fwadvisor report")
 
-    schema_version: Literal["1.0", "1.1", "1.2", "1.3", "1.4"] = SCHEMA_VERSION
+    schema_version: Literal["1.0", "1.1", "1.2", "1.3", "1.4", "1.5"] = SCHEMA_VERSION
     generated_at: str
     tool: Tool
     knowledge: Knowledge

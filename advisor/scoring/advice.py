@@ -1,4 +1,4 @@
-"""The advice in words: the choice (staying with the incumbent unless a move pays), how sure, next steps."""
+"""The advice: the choice (staying with the incumbent unless a move pays), how sure, next steps."""
 
 from __future__ import annotations
 
@@ -11,39 +11,39 @@ from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.schema import Hardware
 from advisor.profile import ResolvedProfile
 from advisor.scoring.decision import BreakEven, advised
-from advisor.scoring.decision_words import break_even_statement
 from advisor.scoring.evidence import machine_busy
 from advisor.scoring.explain import Breakdown
 from advisor.scoring.fleet import FloorFinding
-from advisor.scoring.install_advice import InstallStep, install_sentence, install_steps
-from advisor.scoring.migration import MoveCost, route_sentence
+from advisor.scoring.install_advice import InstallStep, install_steps
+from advisor.scoring.migration import MoveCost
 from advisor.scoring.result import Result
-from advisor.scoring.sensitivity import Sensitivity, advice_change_sentence
+from advisor.scoring.sensitivity import Sensitivity
+from advisor.scoring.steps import Headline, HeadlineCode, Step, StepCode, StepParam
 
 if TYPE_CHECKING:
     from advisor.evidence.bench.results import BenchReport
 
 #: Whom the advice is for: one person's profile (`report`) or a team's aggregated one (`team decide`).
 Audience = Literal["profile", "team"]
-_FOR: dict[str, str] = {"profile": "for this profile", "team": "for this team"}
 
 
 class Recommendation(Result):
-    """The advice: the choice (stay with the incumbent unless a move pays), how sure, and what to do next."""
+    """The advice: the choice (stay with the incumbent unless a move pays), how sure, and what to do next.
+
+    The conclusion and the next steps are codes with their parameters (`advisor.scoring.steps`); their words are
+    written once, at the edge, by `advisor.scoring.advice_words`.
+    """
 
     framework: str | None
     name: str | None
     verdict: Literal["clear", "likely", "tie", "single", "none"]
     tied_with: list[str]
-    summary: str
-    next_steps: list[str]
+    headline: Headline
+    steps: list[Step]
     decision: Literal["stay", "move", "choose"] = Field(
         default="choose", description="stay with the incumbent, move to another framework, or choose (greenfield)"
     )
     break_even: BreakEven | None = None
-    break_even_at: int | None = Field(
-        default=None, description="the index in next_steps of the break-even's statement (since report 1.4)"
-    )
     audience: Audience = Field(
         default="profile", description="whom the advice addresses: one profile (report) or a team (team decide)"
     )
@@ -62,22 +62,17 @@ def serving_gaps(kb: KnowledgeBase, fid: str, resolved: ResolvedProfile) -> list
     ]
 
 
-def _forced_move(kb: KnowledgeBase, current: list[str], target: str, cost: MoveCost | None) -> str:
-    names = ", ".join(kb.frameworks[f].name for f in current)
-    text = f"The team's current framework ({names}) fails a hard constraint (see the exclusions): a move is required."
+def _forced_move(kb: KnowledgeBase, current: list[str], target: str, cost: MoveCost | None) -> Step:
+    params: dict[str, StepParam] = {"current": [kb.frameworks[f].name for f in current],
+                                    "target": kb.frameworks[target].name}
     if cost is not None and cost.pairs:
-        lo, hi = cost.effort
-        text += (
-            f" Moving to {kb.frameworks[target].name} costs an estimated {lo:.0f}-{hi:.0f} engineer-months "
-            f"({100 * cost.share[0]:.0f}-{100 * cost.share[1]:.0f}% of the team's capacity over "
-            f"{cost.horizon_months:g} months)."
-        )
-    return text
+        params |= {"effort": list(cost.effort), "share": list(cost.share), "horizon": cost.horizon_months}
+    return Step(code=StepCode.FORCED_MOVE, params=params)
 
 
 def _route_steps(
     kb: KnowledgeBase, advised: str, decision: str, gap: BreakEven | None, costs: Mapping[str, MoveCost] | None
-) -> list[str]:
+) -> list[Step]:
     """The cheaper routes of the move the advice makes, or of the challenger it weighed and turned down."""
     target = advised if decision == "move" else (gap.challenger if gap is not None else None)
     cost = (costs or {}).get(target) if target else None
@@ -86,17 +81,13 @@ def _route_steps(
     names = {f: k.name for f, k in kb.frameworks.items()}
     out = []
     for pair in cost.pairs:
-        text = route_sentence(names, pair)
+        r = pair.route
         # A costed route is in the break-even statement already; without one (a forced move) it is named here.
-        if text and (pair.route is None or pair.route.share is None or gap is None):
-            out.append(text[0].upper() + text[1:] + ".")
+        if r is not None and (r.share is None or gap is None):
+            out.append(Step(code=StepCode.ROUTE, route=pair, params={
+                "source": names.get(pair.source, pair.source), "through": names.get(r.through, r.through),
+                "backend": names.get(r.backend, r.backend)}))
     return out
-
-
-def _say(steps: list[str], gap: BreakEven) -> int:
-    """Append the break-even's statement to the steps; its index, so that programs find it without its words."""
-    steps.append(break_even_statement(gap))
-    return len(steps) - 1
 
 
 def recommend(
@@ -123,8 +114,8 @@ def recommend(
             name=None,
             verdict="none",
             tied_with=[],
-            summary="No framework meets every hard constraint; see the exclusions.",
-            next_steps=["Relax a constraint (must_run_on, must_deploy_to, licenses) or add an overlay pack."],
+            headline=Headline(code=HeadlineCode.NONE),
+            steps=[Step(code=StepCode.RELAX)],
             audience=audience,
         )
     top = ranking[0]
@@ -133,27 +124,21 @@ def recommend(
     decision: Literal["stay", "move", "choose"] = (
         "choose" if not current else ("stay" if top.framework in current else "move")
     )
-    steps: list[str] = []
-    at: int | None = None  # where the break-even's statement stands in the steps
+    steps: list[Step] = []
     if advised(ranking, gap) is not top:
         # Stay is the default: the winner's lead does not pay for the move, so the incumbent is the advice.
         assert gap is not None  # advised() names another framework only where a move does not pay
         top, decision = advised(ranking, gap), "stay"
         tied_with = [gap.challenger]
-        at = _say(steps, gap)
+        steps.append(Step(code=StepCode.BREAK_EVEN))
     name = top.name
     if decision == "stay" and top is not ranking[0]:
-        summary = (
-            f"Stay with {name}: {ranking[0].name} ranks first by {ranking[0].total - top.total:.2f} points, "
-            "which does not pay for the move."
-        )
+        headline = Headline(code=HeadlineCode.STAY, params={
+            "name": name, "first": ranking[0].name, "lead": ranking[0].total - top.total})
     elif sens.verdict == "tie":
-        others = ", ".join(kb.frameworks[f].name for f in sens.tied_with)
-        summary = f"{name} and {others} are a statistical tie {_FOR[audience]} (lead {sens.gap:.2f} of 5); " + (
-            f"staying with {name}, the team's framework, is the default."
-            if top.framework in current
-            else "either is a sound choice."
-        )
+        headline = Headline(code=HeadlineCode.TIE, params={
+            "name": name, "others": [kb.frameworks[f].name for f in sens.tied_with], "gap": sens.gap,
+            "incumbent": top.framework in current})
         by_name = {b.framework: b for b in ranking}
         rival = by_name[sens.tied_with[0]]
         diffs = sorted(
@@ -163,67 +148,62 @@ def recommend(
             ),
             key=lambda t: -abs(t[0]),
         )[:3]
-        steps.append(
-            "Decide on the criteria where they differ most: "
-            + ", ".join(f"{n} ({'+' if d >= 0 else '-'}{abs(d):.2f} for {name})" for d, n in diffs)
-            + "."
-        )
-        steps.append(f"Prototype one representative model in both {name} and {rival.name} before committing.")
+        steps.append(Step(code=StepCode.TIE_CRITERIA, params={
+            "name": name, "criteria": [n for _d, n in diffs], "diffs": [d for d, _n in diffs]}))
+        steps.append(Step(code=StepCode.PROTOTYPE, params={"name": name, "rival": rival.name}))
     else:
-        how = "clearly" if sens.verdict == "clear" else "probably"
-        summary = f"{name} is {how} the best fit {_FOR[audience]} ({top.total:.2f} of 5"
-        summary += f", ahead of {kb.frameworks[sens.runner_up].name} by {sens.gap:.2f})." if sens.runner_up else ")."
+        params: dict[str, StepParam] = {"name": name, "total": top.total, "clear": sens.verdict == "clear"}
+        if sens.runner_up:
+            params |= {"runner_up": kb.frameworks[sens.runner_up].name, "gap": sens.gap}
+        headline = Headline(code=HeadlineCode.BEST, params=params)
     if kb.frameworks[top.framework].kind == "multi_backend":
         single = next((b for b in ranking if kb.frameworks[b.framework].kind != "multi_backend"), None)
         if single is not None:
-            steps.append(
-                f"{name} is a multi-backend layer: it runs on another framework. Choose its backend too; the "
-                f"highest-ranked single framework here is {single.name} ({single.total:.2f})."
-            )
+            steps.append(Step(code=StepCode.MULTI_BACKEND, params={
+                "name": name, "single": single.name, "total": single.total}))
     if top.framework in current:
         if gap is not None and top is ranking[0]:
-            at = _say(steps, gap)
+            steps.append(Step(code=StepCode.BREAK_EVEN))
         remaining = [f for f in current if f != top.framework]
         if not remaining:
-            steps.append(f"Stay with {name}: the team already uses it, so there is no migration cost.")
+            steps.append(Step(code=StepCode.STAY, params={"name": name}))
         else:
-            steps.append(
-                f"Settle on {name}, which the team already uses: its code in "
-                f"{', '.join(kb.frameworks[f].name for f in remaining if f in kb.frameworks)} is to be ported "
-                "(the migration criterion counts that cost)."
-            )
+            steps.append(Step(code=StepCode.SETTLE, params={
+                "name": name, "others": [kb.frameworks[f].name for f in remaining if f in kb.frameworks]}))
     else:
         if gap is not None and gap.challenger == top.framework:
-            at = _say(steps, gap)
+            steps.append(Step(code=StepCode.BREAK_EVEN))
         elif gap is None and current:
             steps.append(_forced_move(kb, current, top.framework, (costs or {}).get(top.framework)))
         for src in current:
             mig = kb.migrations.get((src, top.framework))
             if mig is not None:
-                tools = ", ".join(f"{t.name} ({t.url})" for t in mig.tools) or "no dedicated tools"
-                steps.append(f"Plan the migration {src} -> {top.framework} ({mig.cost.value} cost); tools: {tools}.")
+                steps.append(Step(code=StepCode.PLAN_MIGRATION, params={
+                    "source": src, "target": top.framework, "cost": mig.cost.value,
+                    "tools": [f"{t.name} ({t.url})" for t in mig.tools]}))
     steps += _route_steps(kb, top.framework, decision, gap, costs)
     team_hw = [*resolved.constraints.must_run_on, *(e.hardware for e in resolved.profile.fleet)]
     install = install_steps(kb, top.framework, present, team_hw)
-    if top.installed is not True or any(s.where == "team" for s in install):
+    if (top.installed is not True or any(s.where == "team" for s in install)) and install:
         # Installed here, but for another backend than the team's: the team's line is still news.
-        hint = install_sentence(name, install)
-        if hint:
-            steps.append(hint)
+        steps.append(Step(code=StepCode.INSTALL, params={"name": name}))
     if top.installed and bench is None:
-        steps.append("Run `fwadvisor report` without --no-bench to blend measured performance into the ranking.")
+        steps.append(Step(code=StepCode.RUN_BENCH))
     if machine_busy(bench):
-        steps.append("The benchmarks ran on a busy machine and are not used: run `fwadvisor report` again when it is "
-                     "quiet to blend measured performance in.")
+        steps.append(Step(code=StepCode.BUSY))
     floor = (floors or {}).get(top.framework)
-    for note in ([floor.message] if floor else []) + [text for _sid, text in serving_gaps(kb, top.framework, resolved)]:
-        steps.append(note[0].upper() + note[1:] + ".")
+    if floor:
+        steps.append(Step(code=StepCode.GPU_FLOOR, params={"detail": floor.message}))
+    for sid in resolved.profile.serving:
+        if top.framework not in kb.serving[sid].frameworks:
+            steps.append(Step(code=StepCode.SERVING_GAP, params={"stack": kb.serving[sid].name, "name": name}))
     if sens.advice_change is not None and sens.verdict != "tie":
-        names = {**{c: k.name for c, k in kb.criteria.items()}, **{f: k.name for f, k in kb.frameworks.items()}}
-        steps.append("Check the weights: " + advice_change_sentence(sens.advice_change, names))
-    steps.append(f"Run `fwadvisor checklist` for the onboarding checklist for {name}.")
+        change = sens.advice_change
+        steps.append(Step(code=StepCode.CHECK_WEIGHTS, change=change, params={
+            "framework": kb.frameworks[change.framework].name, "criterion": kb.criteria[change.criterion].name}))
+    steps.append(Step(code=StepCode.CHECKLIST, params={"name": name}))
     verdict = "tie" if decision == "stay" and top is not ranking[0] else sens.verdict
     return Recommendation(
-        framework=top.framework, name=name, verdict=verdict, tied_with=tied_with, summary=summary, next_steps=steps,
-        decision=decision, break_even=gap, break_even_at=at, audience=audience, install=install,
+        framework=top.framework, name=name, verdict=verdict, tied_with=tied_with, headline=headline, steps=steps,
+        decision=decision, break_even=gap, audience=audience, install=install,
     )

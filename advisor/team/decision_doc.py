@@ -80,7 +80,7 @@ def to_document(
     bench: BenchReport | None,
     evidence: str,
 ) -> TeamDecisionDoc:
-    """The document of `decision` (schema `team-decision.schema.json`, version 2.2)."""
+    """The document of `decision` (schema `team-decision.schema.json`, version 2.3)."""
     team_report = build_report(decision.team, kb, probe=probe, bench=bench, profile_source="team (aggregated)")
     members = [v.member for v in decision.members]
     aij = decision.aij
