@@ -12,7 +12,6 @@ from advisor.fleet.launcher import LauncherEnv
 from advisor.knowledge.base import KnowledgeBase
 
 if TYPE_CHECKING:  # the report package is imported at the call (it pulls in scoring)
-    from advisor.evidence.probe import ProbeReport
     from advisor.report import Report
 
 #: The fleet preset (the bench engine's `fleet`: fp32 GEMM at 1024, one elementwise pass, dispatch, agreement;
@@ -36,11 +35,6 @@ class NodeOptions:
     allreduce: AllReduceOptions = AllReduceOptions()
 
 
-def _benchmarkable(probe: ProbeReport, candidates: set[str]) -> list[str]:
-    return [fid for fid, entry in probe.frameworks.items()
-            if entry.installed and entry.outcome == "ok" and fid in candidates]
-
-
 def run_node(
     kb: KnowledgeBase,
     place: LauncherEnv,
@@ -57,10 +51,7 @@ def run_node(
     of several nodes, the cross-node all-reduce (`advisor.fleet.allreduce`): bounded by its own timeout, so
     a peer that never comes costs that long and is named in the report's `allreduce` section.
     """
-    from advisor.evidence.bench import run_bench
-    from advisor.evidence.bench.engine import _usable_cores as usable_cores
-    from advisor.evidence.bench.shared import SharedChildren
-    from advisor.evidence.probe import run_probe
+    from advisor.evidence.gather import probe_and_bench
     from advisor.fleet.allreduce import node_allreduce
     from advisor.profile import Profile, resolve_profile
     from advisor.report import build_report
@@ -68,29 +59,11 @@ def run_node(
     from advisor.scoring.constraints import apply_constraints
 
     resolved = resolve_profile(Profile(), kb)
-    candidates = set(apply_constraints(kb, resolved).candidates)
-    # With a bench to run, each candidate framework's probe child stays up to run its benchmarks: one import.
-    shared = None if options.preset is None else SharedChildren(
-        preset=options.preset, threads=usable_cores(), bench_ids=sorted(candidates))
-    try:
-        probe = run_probe(fast=options.fast_probe, identify=options.identify, kb=kb, on_event=on_event,
-                          cancel=cancel, frameworks=list(options.frameworks) or None,
-                          timeout=options.probe_timeout_s, prober=None if shared is None else shared.probe)
-        bench = None
-        if options.preset is not None and shared is not None and not (cancel is not None and cancel.is_set()):
-            installed = _benchmarkable(probe, candidates)
-            started, shared.members = shared.members, {}
-            # An empty list would mean "every adapter" to the engine: no adapters means the NumPy baseline alone.
-            try:
-                bench = run_bench(preset=options.preset, frameworks=installed or None, on_event=on_event,
-                                  cancel=cancel, peak=probe.cpu.peak, adapters=None if installed else {},
-                                  started=started)
-            except BaseException:
-                shared.members = started  # not adopted (a usage error, an interrupt): closed below
-                raise
-    finally:
-        if shared is not None:
-            shared.close()
+    found = probe_and_bench(kb=kb, preset=options.preset, candidates=apply_constraints(kb, resolved).candidates,
+                            identify=options.identify, fast=options.fast_probe,
+                            frameworks=list(options.frameworks) or None, timeout=options.probe_timeout_s,
+                            baseline_alone=True, on_event=on_event, cancel=cancel)
+    probe, bench = found.probe, found.bench
     allreduce = None
     if options.preset is not None and not (cancel is not None and cancel.is_set()):
         allreduce = node_allreduce(place, options.preset, options.allreduce, probe, cancel=cancel)

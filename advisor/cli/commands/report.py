@@ -66,45 +66,20 @@ def gather(
         typed_probe, typed_bench = read_evidence(saved_probe, saved_bench, file=args.from_json,
                                                  identify=args.identify)
         return typed_probe, typed_bench, host
-    from advisor.evidence.probe import run_probe  # deferred: the probe pulls in psutil, cpuinfo, NVML
+    from advisor.evidence.gather import probe_and_bench  # deferred: the probe pulls in psutil, cpuinfo, NVML
     from advisor.scoring.constraints import apply_constraints
 
     print("fwadvisor: probing hardware and frameworks...", file=sys.stderr, flush=True)
-    candidates = set(apply_constraints(kb, resolved).candidates)
-    shared = None
-    if not args.no_bench:
-        from advisor.evidence.bench.engine import _usable_cores
-        from advisor.evidence.bench.shared import SharedChildren
 
-        # Each candidate's probe child stays up to run its benchmarks: one import per framework.
-        shared = SharedChildren(preset=args.preset, threads=_usable_cores(), bench_ids=sorted(candidates))
-    try:
-        probe = run_probe(identify=args.identify, kb=kb, on_event=_progress, fresh=args.fresh,
-                          prober=None if shared is None else shared.probe)
-        bench = None
-        if shared is not None:
-            from advisor.evidence.bench import run_bench
+    def bench_start(frameworks: list[str]) -> None:
+        print(f"fwadvisor: benchmarking ({args.preset}): {', '.join(frameworks)}...", file=sys.stderr, flush=True)
 
-            installed = [
-                fid for fid, entry in probe.frameworks.items()
-                if entry.installed and entry.outcome == "ok" and fid in candidates
-            ]
-            if installed:
-                print(f"fwadvisor: benchmarking ({args.preset}): {', '.join(installed)}...", file=sys.stderr,
-                      flush=True)
-                started, shared.members = shared.members, {}
-                try:
-                    bench = run_bench(preset=args.preset, frameworks=installed, on_event=_progress,
-                                      peak=probe.cpu.peak, started=started)
-                except BaseException:
-                    shared.members = started  # not adopted (an interrupt): closed below
-                    raise
-            else:
-                print("fwadvisor: no candidate framework is installed here: nothing to benchmark", file=sys.stderr)
-    finally:
-        if shared is not None:
-            shared.close()
-    return probe, bench, None
+    found = probe_and_bench(kb=kb, preset=None if args.no_bench else args.preset, identify=args.identify,
+                            fresh=args.fresh, candidates=apply_constraints(kb, resolved).candidates,
+                            on_event=_progress, on_bench_start=bench_start)
+    if not args.no_bench and found.bench is None:
+        print("fwadvisor: no candidate framework is installed here: nothing to benchmark", file=sys.stderr)
+    return found.probe, found.bench, None
 
 
 def run(args: argparse.Namespace) -> int:
