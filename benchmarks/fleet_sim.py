@@ -1,7 +1,7 @@
 """A simulated three-node Ray cluster on this host running `fwadvisor fleet run --ray`: wall time and peak memory.
 
     python benchmarks/fleet_sim.py [--nodes 3] [--preset fleet] [--fast-probe] [--kill-rank R] [--no-allreduce]
-                                [--json FILE]
+                                [--json FILE] [--keep-reports DIR]
 
 Each simulated node is a Ray raylet of its own (ray.cluster_utils.Cluster) with one CPU and a custom resource
 `fleet_node`, so STRICT_SPREAD places one bundle on each. The command under test is the real CLI in a
@@ -76,7 +76,8 @@ def _phases(folder: Path) -> dict[str, dict[str, float | None]]:
     return out
 
 
-def simulate(nodes: int, node_args: list[str], kill_rank: int | None, timeout_s: float) -> dict[str, object]:
+def simulate(nodes: int, node_args: list[str], kill_rank: int | None, timeout_s: float,
+             keep_reports: Path | None = None) -> dict[str, object]:
     """Start the cluster, run the CLI against it, and return the figures and the CLI's summary JSON."""
     from ray.cluster_utils import Cluster
 
@@ -125,6 +126,8 @@ def simulate(nodes: int, node_args: list[str], kill_rank: int | None, timeout_s:
         proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout_s + 120, cwd=ROOT)
         run_s = time.perf_counter() - run_start
         phases = _phases(reports)
+        if keep_reports is not None:
+            shutil.copytree(reports, keep_reports, dirs_exist_ok=True)
     finally:
         stop.set()
         cluster.shutdown()
@@ -155,13 +158,14 @@ def main() -> int:
     parser.add_argument("--no-allreduce", action="store_true", help="no cross-node all-reduce (led by bundle 0)")
     parser.add_argument("--timeout", type=float, default=300.0, help="--node-timeout for fleet run")
     parser.add_argument("--json", metavar="FILE", help="write the result JSON here")
+    parser.add_argument("--keep-reports", metavar="DIR", type=Path, help="copy the node reports here")
     args = parser.parse_args()
     node_args = ["--no-bench"] if args.preset == "none" else ["--preset", args.preset]
     if args.fast_probe:
         node_args.append("--fast-probe")
     if args.no_allreduce:
         node_args.append("--no-allreduce")
-    result = simulate(args.nodes, node_args, args.kill_rank, args.timeout)
+    result = simulate(args.nodes, node_args, args.kill_rank, args.timeout, args.keep_reports)
     text = json.dumps(result, indent=1)
     if args.json:
         Path(args.json).write_text(text)
