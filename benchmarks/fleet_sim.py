@@ -6,7 +6,9 @@
 Each simulated node is a Ray raylet of its own (ray.cluster_utils.Cluster) with one CPU and a custom resource
 `fleet_node`, so STRICT_SPREAD places one bundle on each. The command under test is the real CLI in a
 child process. Peak memory is the largest sum of RSS over this script's process tree (Ray's GCS, raylets,
-workers and every fwadvisor child), sampled every 0.2 s. The Ray session folder is a temporary folder,
+workers and every fwadvisor child), sampled every 0.2 s; CPU time is the sum of each process's user and system
+seconds as last sampled (so at most the last 0.2 s of each is missed), a figure that load from outside the
+tree changes far less than the wall time. The Ray session folder is a temporary folder,
 removed at the end, as is the probe cache (a fresh one per run, so every run probes cold, as a fleet's first
 run does). Per node, the phases' wall times come from its report (probe, bench, all-reduce). Run it inside
 `unshare -n` (after `ip link set lo up`) to keep every packet on loopback.
@@ -33,11 +35,15 @@ import psutil
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _tree_rss(root: psutil.Process) -> int:
+def _tree_rss(root: psutil.Process, cpu: dict[tuple[int, float], float]) -> int:
+    """The tree's RSS now; records each process's CPU seconds so far in `cpu` (keyed by PID and start time)."""
     total = 0
     for p in [root, *root.children(recursive=True)]:
         try:
-            total += p.memory_info().rss
+            with p.oneshot():
+                total += p.memory_info().rss
+                times = p.cpu_times()
+                cpu[(p.pid, p.create_time())] = times.user + times.system
         except (psutil.NoSuchProcess, psutil.AccessDenied):
             pass
     return total
@@ -96,11 +102,13 @@ def simulate(nodes: int, node_args: list[str], kill_rank: int | None, timeout_s:
         load_start = None
     me = psutil.Process()
     peak = [0]
+    cpu: dict[tuple[int, float], float] = {}
+    own_start = sum(me.cpu_times()[:2])
     stop = threading.Event()
 
     def sample() -> None:
         while not stop.is_set():
-            peak[0] = max(peak[0], _tree_rss(me))
+            peak[0] = max(peak[0], _tree_rss(me, cpu))
             time.sleep(0.2)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -143,7 +151,8 @@ def simulate(nodes: int, node_args: list[str], kill_rank: int | None, timeout_s:
     except OSError:
         load_end = None
     return {"nodes": nodes, "node_args": node_args, "cluster_up_s": round(up, 2), "fleet_run_s": round(run_s, 2),
-            "wall_s": round(wall, 2), "peak_rss_mib": round(peak[0] / 2**20), "rc": proc.returncode,
+            "wall_s": round(wall, 2), "peak_rss_mib": round(peak[0] / 2**20),
+            "cpu_s": round(sum(cpu.values()) - own_start, 1), "rc": proc.returncode,
             "loadavg_start": load_start, "loadavg_end": load_end, "node_phases_s": phases,
             "killed_pids": killed, "stderr_tail": proc.stderr[-3000:], "summary": summary,
             "session_dir_removed": not Path(temp).exists()}
