@@ -1,12 +1,14 @@
 """A simulated three-node Ray cluster on this host running `fwadvisor fleet run --ray`: wall time and peak memory.
 
     python benchmarks/fleet_sim.py [--nodes 3] [--preset fleet] [--fast-probe] [--kill-rank R] [--no-allreduce]
-                                [--json FILE]
+                                [--json FILE] [--keep-reports DIR]
 
 Each simulated node is a Ray raylet of its own (ray.cluster_utils.Cluster) with one CPU and a custom resource
 `fleet_node`, so STRICT_SPREAD places one bundle on each. The command under test is the real CLI in a
 child process. Peak memory is the largest sum of RSS over this script's process tree (Ray's GCS, raylets,
-workers and every fwadvisor child), sampled every 0.2 s. The Ray session folder is a temporary folder,
+workers and every fwadvisor child), sampled every 0.2 s; CPU time is the sum of each process's user and system
+seconds as last sampled (so at most the last 0.2 s of each is missed), a figure that load from outside the
+tree changes far less than the wall time. The Ray session folder is a temporary folder,
 removed at the end, as is the probe cache (a fresh one per run, so every run probes cold, as a fleet's first
 run does). Per node, the phases' wall times come from its report (probe, bench, all-reduce). Run it inside
 `unshare -n` (after `ip link set lo up`) to keep every packet on loopback.
@@ -33,11 +35,15 @@ import psutil
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _tree_rss(root: psutil.Process) -> int:
+def _tree_rss(root: psutil.Process, cpu: dict[tuple[int, float], float]) -> int:
+    """The tree's RSS now; records each process's CPU seconds so far in `cpu` (keyed by PID and start time)."""
     total = 0
     for p in [root, *root.children(recursive=True)]:
         try:
-            total += p.memory_info().rss
+            with p.oneshot():
+                total += p.memory_info().rss
+                times = p.cpu_times()
+                cpu[(p.pid, p.create_time())] = times.user + times.system
         except (psutil.NoSuchProcess, psutil.AccessDenied):
             pass
     return total
@@ -76,7 +82,8 @@ def _phases(folder: Path) -> dict[str, dict[str, float | None]]:
     return out
 
 
-def simulate(nodes: int, node_args: list[str], kill_rank: int | None, timeout_s: float) -> dict[str, object]:
+def simulate(nodes: int, node_args: list[str], kill_rank: int | None, timeout_s: float,
+             keep_reports: Path | None = None) -> dict[str, object]:
     """Start the cluster, run the CLI against it, and return the figures and the CLI's summary JSON."""
     from ray.cluster_utils import Cluster
 
@@ -95,11 +102,13 @@ def simulate(nodes: int, node_args: list[str], kill_rank: int | None, timeout_s:
         load_start = None
     me = psutil.Process()
     peak = [0]
+    cpu: dict[tuple[int, float], float] = {}
+    own_start = sum(me.cpu_times()[:2])
     stop = threading.Event()
 
     def sample() -> None:
         while not stop.is_set():
-            peak[0] = max(peak[0], _tree_rss(me))
+            peak[0] = max(peak[0], _tree_rss(me, cpu))
             time.sleep(0.2)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -125,6 +134,8 @@ def simulate(nodes: int, node_args: list[str], kill_rank: int | None, timeout_s:
         proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout_s + 120, cwd=ROOT)
         run_s = time.perf_counter() - run_start
         phases = _phases(reports)
+        if keep_reports is not None:
+            shutil.copytree(reports, keep_reports, dirs_exist_ok=True)
     finally:
         stop.set()
         cluster.shutdown()
@@ -140,7 +151,8 @@ def simulate(nodes: int, node_args: list[str], kill_rank: int | None, timeout_s:
     except OSError:
         load_end = None
     return {"nodes": nodes, "node_args": node_args, "cluster_up_s": round(up, 2), "fleet_run_s": round(run_s, 2),
-            "wall_s": round(wall, 2), "peak_rss_mib": round(peak[0] / 2**20), "rc": proc.returncode,
+            "wall_s": round(wall, 2), "peak_rss_mib": round(peak[0] / 2**20),
+            "cpu_s": round(sum(cpu.values()) - own_start, 1), "rc": proc.returncode,
             "loadavg_start": load_start, "loadavg_end": load_end, "node_phases_s": phases,
             "killed_pids": killed, "stderr_tail": proc.stderr[-3000:], "summary": summary,
             "session_dir_removed": not Path(temp).exists()}
@@ -155,13 +167,14 @@ def main() -> int:
     parser.add_argument("--no-allreduce", action="store_true", help="no cross-node all-reduce (led by bundle 0)")
     parser.add_argument("--timeout", type=float, default=300.0, help="--node-timeout for fleet run")
     parser.add_argument("--json", metavar="FILE", help="write the result JSON here")
+    parser.add_argument("--keep-reports", metavar="DIR", type=Path, help="copy the node reports here")
     args = parser.parse_args()
     node_args = ["--no-bench"] if args.preset == "none" else ["--preset", args.preset]
     if args.fast_probe:
         node_args.append("--fast-probe")
     if args.no_allreduce:
         node_args.append("--no-allreduce")
-    result = simulate(args.nodes, node_args, args.kill_rank, args.timeout)
+    result = simulate(args.nodes, node_args, args.kill_rank, args.timeout, args.keep_reports)
     text = json.dumps(result, indent=1)
     if args.json:
         Path(args.json).write_text(text)

@@ -3,7 +3,8 @@
 Launched by the parent on each node as `python -m torch.distributed.run --nnodes N --nproc-per-node M
 --rdzv-backend c10d --rdzv-endpoint LEADER:PORT -m probes.allreduce_nodes_torch --sizes ...` (or with
 `--standalone` for the single-node figure). gloo on CPU, NCCL where a GPU is present; the timing loop and
-the events are `probes.allreduce_ranks`'.
+the events are `probes.allreduce_ranks`'. On a node without a GPU the ranks are forked from torchrun's agent,
+which has imported torch already (`--start-method=fork --run-path <abs path of this file> ... --forked`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from probes._proto import done, emit, exit_now, quiet_stdout
 def main() -> None:
     """Join the process group, time all_reduce per size, say how this rank ended."""
     args = R.parse_args()
+    if args.forked:
+        R.as_fresh_process()
     R.own_stdout()
     rank = int(os.environ.get("RANK", "0"))
     world = int(os.environ.get("WORLD_SIZE", "1"))
@@ -85,7 +88,8 @@ def main() -> None:
     emit("rank_end", rank=rank)
     if local_rank == 0:  # one "done" per node, so every node's launcher reports a finished run
         done(rank=rank, world_size=world)
-    exit_now(0)
+    if not args.forked:  # a forked rank returns: its agent waits for the return value, not the exit
+        exit_now(0)
 
 
 if __name__ == "__main__":

@@ -34,6 +34,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p.add_argument("--device", default="cpu,gpu", help="device kinds to use, in order of preference")
     p.add_argument("--op-timeout", type=float, default=60.0, help="seconds a collective may block (a lost peer)")
     p.add_argument("--join-timeout", type=float, default=300.0, help="seconds to wait for every process to join")
+    p.add_argument("--forked", action="store_true",
+                   help="forked by torchrun's agent (--start-method=fork --run-path): return, do not exit")
     # JAX only (torchrun passes these through its environment instead).
     p.add_argument("--coordinator", default="", help="JAX coordinator HOST:PORT (process 0 serves it)")
     p.add_argument("--num-processes", type=int, default=1)
@@ -42,6 +44,16 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     a = p.parse_args(argv)
     a.size_list = [max(4, int(s)) // 4 * 4 for s in str(a.sizes).split(",") if s.strip()]
     return a
+
+
+def as_fresh_process() -> None:
+    """A rank forked from torchrun's agent: drop the agent's signal handlers, which turn SIGTERM into an exception
+    (a hung rank that its agent ends would then report an error of its own instead of being reported lost)."""
+    import signal
+
+    for name in ("SIGTERM", "SIGHUP", "SIGQUIT"):
+        signal.signal(getattr(signal, name), signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def own_stdout() -> None:

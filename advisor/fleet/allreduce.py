@@ -23,6 +23,8 @@ DEFAULT_TIMEOUT_S = 300.0
 INTRA_TIMEOUT_S = 120.0
 #: Per node preset: (sizes, calls per sample, samples). The fleet preset compares nodes and the interconnect
 #: at nccl-tests' small-to-large range in steps of 16; `test` only checks the plumbing.
+#: The probe's NVIDIA outcomes that say "no GPU here" (`no_library`: not looked; `error`: could not tell).
+_NO_GPU_STATUSES = ("no_driver", "no_gpu")
 _SIZES = {"test": ((4 << 10, 64 << 10), 3, 3), "fleet": ((64 << 10, 1 << 20, 16 << 20), 10, 3),
           "quick": ((64 << 10, 1 << 20, 16 << 20), 10, 3)}
 
@@ -61,13 +63,27 @@ def leader_for(place: LauncherEnv, options: AllReduceOptions) -> Leader | None:
     return Leader(host, port)
 
 
-def plan_for(preset: str, framework: str, timeout_s: float) -> Plan:
-    """What every node measures under a node preset (the same on each, so the ranks agree on the sizes)."""
+def plan_for(preset: str, framework: str, timeout_s: float, *, fork_ranks: bool = False) -> Plan:
+    """What every node measures under a node preset (the same on each, so the ranks agree on the sizes).
+
+    `fork_ranks` (see `forks_ranks`): PyTorch's ranks are forked from torchrun's agent and use the CPU alone.
+    """
+    fork = fork_ranks and framework == "pytorch"
+    devices = ("cpu",) if fork else Plan.devices
     if preset in _SIZES:
         sizes, iters, samples = _SIZES[preset]
         return Plan(framework=framework, sizes=sizes, iters=iters, samples=samples, warmup=1, timeout_s=timeout_s,
-                    op_timeout_s=min(60.0, timeout_s / 2))
-    return Plan(framework=framework, timeout_s=timeout_s, op_timeout_s=min(60.0, timeout_s / 2))
+                    op_timeout_s=min(60.0, timeout_s / 2), devices=devices, fork_ranks=fork)
+    return Plan(framework=framework, timeout_s=timeout_s, op_timeout_s=min(60.0, timeout_s / 2), devices=devices,
+                fork_ranks=fork)
+
+
+def forks_ranks(probe: ProbeReport) -> bool:
+    """Whether torchrun may fork the ranks: only where the probe looked for NVIDIA GPUs and found none, and saw
+    no other accelerator. CUDA (and ROCm's HIP) do not survive a fork; a probe that did not look (no NVML
+    bindings) or could not tell (NVML failed) counts as a GPU."""
+    looked = probe.gpus.status in _NO_GPU_STATUSES
+    return looked and not probe.gpus.devices and not any(a.present for a in probe.accelerators.values())
 
 
 def framework_for(probe: ProbeReport, asked: str | None) -> str | None:
@@ -105,7 +121,7 @@ def node_allreduce(place: LauncherEnv, preset: str, options: AllReduceOptions, p
     if leader is None:
         return _not_run(framework, nnodes, place.node_index, RunOutcome.SKIPPED,
                         f"the launcher ({place.launcher.value}) gives no leader address; give --leader HOST:PORT")
-    plan = plan_for(preset, framework, options.timeout_s)
+    plan = plan_for(preset, framework, options.timeout_s, fork_ranks=forks_ranks(probe))
     return run_allreduce(nnodes, place.node_index, leader, plan=plan, nproc_per_node=max(gpu_count(probe), 1),
                          intra_timeout_s=max(options.timeout_s, INTRA_TIMEOUT_S), rdzv_id="fwadvisor-fleet",
                          cancel=cancel)

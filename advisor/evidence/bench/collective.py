@@ -16,6 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from advisor.errors import UsageError
@@ -77,8 +78,14 @@ class Plan:
     # intra-node run); a rank that hangs past it is killed and reported lost.
     timeout_s: float = 300.0
     op_timeout_s: float = 60.0  # how long a collective may block on a lost peer before the rank reports it
+    # Start torchrun's ranks by fork from its agent, which has imported torch already, instead of a fresh
+    # interpreter per rank that imports it again (seconds on a small host). CPU ranks only: CUDA does not
+    # survive a fork, so the caller sets it only where the probe found no GPU, and the ranks use the CPU alone.
+    fork_ranks: bool = False
 
     def __post_init__(self) -> None:
+        if self.fork_ranks and "gpu" in self.devices:
+            raise ValueError("forked ranks run on the CPU alone: devices must not include 'gpu'")
         if self.framework not in FRAMEWORKS:
             raise UsageError(f"must be one of {', '.join(FRAMEWORKS)}, got {echo(self.framework)}", field="--framework")
         if not self.sizes or any(s < 4 or s > 1 << 32 for s in self.sizes):
@@ -91,6 +98,14 @@ class Plan:
         return ["--sizes", ",".join(map(str, self.sizes)), "--iters", str(self.iters), "--samples",
                 str(self.samples), "--warmup", str(self.warmup), "--device", ",".join(self.devices),
                 "--op-timeout", f"{self.op_timeout_s:g}", "--join-timeout", f"{self.timeout_s:g}"]
+
+    def torchrun_worker(self, root: Path) -> list[str]:
+        """torchrun's worker arguments: `-m` the rank script (a fresh interpreter per rank), or, with
+        `fork_ranks`, the script run in a fork of the agent (`--start-method=fork --run-path`, an absolute path)."""
+        if self.fork_ranks:
+            script = root.resolve() / Path(*_MODULES["pytorch"].split(".")).with_suffix(".py")
+            return ["--start-method=fork", "--run-path", str(script), *self.child_args(), "--forked"]
+        return ["-m", _MODULES["pytorch"], *self.child_args()]
 
 
 @dataclass(frozen=True)
@@ -214,11 +229,11 @@ def run_node(plan: Plan, *, nnodes: int, node_rank: int, leader: Leader, nproc_p
         conf = f"is_host={int(node_rank == 0)},join_timeout={max(int(plan.timeout_s), 1)}"
         args = [f"--nnodes={nnodes}", f"--nproc-per-node={nproc_per_node}", "--rdzv-backend=c10d",
                 f"--rdzv-endpoint={leader}", f"--rdzv-id={rdzv_id}", f"--rdzv-conf={conf}",
-                "--max-restarts=0", "-m", _MODULES["pytorch"], *plan.child_args()]
+                "--max-restarts=0", *plan.torchrun_worker(root)]
         with CHILDREN.temp_dir("torchrun") as tmp:  # torchrun's log folders land here and go with it
             child = run_child("torch.distributed.run", args, root=root, timeout=plan.timeout_s, cancel=cancel,
                               env=_env(plan, {"TMPDIR": str(tmp), **report}), on_event=_relay(node_rank, on_event))
-        launcher = "torch.distributed.run (c10d rendezvous)"
+        launcher = "torch.distributed.run (c10d rendezvous" + (", forked ranks)" if plan.fork_ranks else ")")
     else:
         coordinator = Leader(leader.host, leader.port + 1)
         flags = f"--xla_force_host_platform_device_count={nproc_per_node}"
@@ -242,12 +257,12 @@ def run_intra(plan: Plan, *, nproc: int = 2, node_rank: int = 0, cancel: threadi
     root = probes_root()
     report = {"FWADVISOR_REPORTING_NODE": "1"}  # one node: its first rank sends the rows
     if plan.framework == "pytorch":
-        args = ["--standalone", "--nnodes=1", f"--nproc-per-node={nproc}", "--max-restarts=0", "-m",
-                _MODULES["pytorch"], *plan.child_args()]
+        args = ["--standalone", "--nnodes=1", f"--nproc-per-node={nproc}", "--max-restarts=0",
+                *plan.torchrun_worker(root)]
         with CHILDREN.temp_dir("torchrun") as tmp:
             child = run_child("torch.distributed.run", args, root=root, timeout=plan.timeout_s, cancel=cancel,
                               env=_env(plan, {"TMPDIR": str(tmp), **report}), on_event=_relay(node_rank, on_event))
-        launcher = "torch.distributed.run --standalone"
+        launcher = "torch.distributed.run --standalone" + (" (forked ranks)" if plan.fork_ranks else "")
     else:
         flags = f"{os.environ.get('XLA_FLAGS', '')} --xla_force_host_platform_device_count={nproc}".strip()
         child = run_child(_MODULES["jax"], plan.child_args(), root=root, timeout=plan.timeout_s, cancel=cancel,
