@@ -40,6 +40,8 @@ def probe_and_bench(
     timeout: float = 60.0,
     baseline_alone: bool = False,
     on_event: Callable[[Any], None] | None = None,
+    on_bench_event: Callable[[Any], None] | None = None,
+    on_probe_done: Callable[[ProbeReport], None] | None = None,
     on_bench_start: Callable[[list[str]], None] | None = None,
     cancel: threading.Event | None = None,
 ) -> Evidence:
@@ -48,7 +50,9 @@ def probe_and_bench(
     With a bench to run, each candidate's probe child stays up and runs its benchmarks (one import per
     framework: TensorFlow's alone is seconds). Where no candidate imports, the bench is skipped, or with
     `baseline_alone` runs the NumPy baseline by itself (a fleet compares its nodes even so).
-    `on_bench_start(frameworks)` is told what is about to be benchmarked. Every child is registered with
+    `on_event` hears the probe's events and, unless `on_bench_event` is given, the bench's; `on_probe_done(probe)`
+    gets the probe before the bench starts, `on_bench_start(frameworks)` what is about to be benchmarked (a shell
+    shows each as it comes). Every child is registered with
     `advisor.evidence.children`: SIGINT, SIGTERM and `cancel` end them; the rest are closed on the way out.
     """
     from advisor.evidence.bench import run_bench
@@ -61,6 +65,8 @@ def probe_and_bench(
     try:
         probe = run_probe(fast=fast, identify=identify, kb=kb, on_event=on_event, cancel=cancel, fresh=fresh,
                           frameworks=frameworks, timeout=timeout, prober=None if shared is None else shared.probe)
+        if on_probe_done is not None:
+            on_probe_done(probe)
         if shared is None or preset is None or (cancel is not None and cancel.is_set()):
             return Evidence(probe, None)
         installed = benchmarkable(probe, wanted)
@@ -71,8 +77,8 @@ def probe_and_bench(
         started, shared.members = shared.members, {}
         try:
             # An empty list would mean "every adapter" to the engine: no adapters means the NumPy baseline alone.
-            bench = run_bench(preset=preset, frameworks=installed or None, on_event=on_event, cancel=cancel,
-                              peak=probe.cpu.peak, adapters=None if installed else {}, started=started)
+            bench = run_bench(preset=preset, frameworks=installed or None, on_event=on_bench_event or on_event,
+                              cancel=cancel, peak=probe.cpu.peak, adapters=None if installed else {}, started=started)
         except BaseException:
             shared.members = started  # not adopted (a usage error, an interrupt): closed below
             raise
