@@ -24,6 +24,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="also exit 1 when a fact is past its review interval (stale_fact)",
     )
+    v.add_argument(
+        "--figures",
+        action="store_true",
+        help="list the facts that state a version none of their quotes gives (a hint for a reader; never exit 1)",
+    )
     ls = sub.add_parser("list", help="list frameworks, criteria, scenarios and the packs in use")
     ls.add_argument("--json", action="store_true", help="print JSON on stdout")
     show = sub.add_parser("show", help="show one framework's facts and scores (or all frameworks)")
@@ -70,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
         clash = _disagreements(kb)
         unquoted = _unquoted(kb)
         stale = _stale(kb)
+        _figures(kb, listed=args.figures)
         refused = (clash or unquoted) and not args.lenient or stale and args.strict
         return int(ExitCode.FAILURE) if refused else 0
     kb = load_knowledge(args.kb)
@@ -122,6 +128,21 @@ def _unquoted(kb: Any) -> int:
     for u in facts:
         print(f"  {u.where()}: {u.field} ({u.kind.value}, {u.missing} of {u.sources} sources unquoted)")
     return len(facts)
+
+
+def _figures(kb: Any, *, listed: bool) -> int:
+    """Count (and with `listed`, list) the facts stating a version none of their quotes gives; the number."""
+    from pathlib import Path
+
+    from advisor.knowledge.figures import unquoted_figures
+
+    found = [f for p in kb.packs for f in unquoted_figures(Path(p.path))]
+    if found:
+        tail = ":" if listed else " (a hint; --figures lists them)"
+        print(f"figures: {len(found)} facts state a version that none of their quotes gives{tail}")
+    for f in found if listed else []:
+        print(f"  {f.where()}: {f.field} ({f.kind.value}): {', '.join(f.figures)}")
+    return len(found)
 
 
 def _list(kb: Any, as_json: bool) -> int:
