@@ -7,7 +7,7 @@ through these methods. Evidence can be injected (recorded probe/bench JSON) so t
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from textual import work
 from textual.app import App
@@ -30,6 +30,14 @@ if TYPE_CHECKING:
     from advisor.profile import Profile
     from advisor.report import Report
     from advisor.tui.screens.base import StepScreen
+
+
+class ScoringInput(NamedTuple):
+    """The answers and evidence one scoring reads, taken together so that a later change cannot mix in."""
+
+    profile: Profile
+    probe: dict[str, Any] | None
+    bench: dict[str, Any] | None
 
 
 class AdvisorState(App[None]):
@@ -310,32 +318,17 @@ class AdvisorState(App[None]):
         )
         return checklist, origin
 
-    def assess(
-        self,
-        screen: Screen[Any],
-        weights: dict[str, float] | None = None,
-        group: str = "assess",
-        draws: int | None = None,
-    ) -> None:
-        """Score the frameworks in a worker; the result goes to `screen` as `AssessmentReady`.
+    def scoring_input(self, weights: dict[str, float] | None = None) -> ScoringInput:
+        """What a scoring reads (the walk's profile or a what-if of it, the evidence), taken on the UI thread."""
+        return ScoringInput(self.profile(weights), self.probe or self.probe_fast, self.bench)
 
-        A newer request from the same screen cancels an older one (exclusive), so fast key presses
-        never queue up stale scorings; `draws` lowers the Monte-Carlo draws for previews.
-        """
-        profile = self.profile(weights)
-        probe = self.probe or self.probe_fast
-        bench = self.bench
-
-        def work() -> None:
-            if self.kb is None:
-                screen.post_message(AssessmentReady(None, self.kb_error or "the knowledge base is still loading"))
-                return
-            try:
-                report = core.assess(self.kb, profile, probe, bench, draws=draws)
-            except Exception as exc:  # noqa: BLE001 - shown as "not available: why" on the screen
-                screen.post_message(AssessmentReady(None, str(exc)))
-                return
-            if not get_current_worker().is_cancelled:  # a newer request superseded this one
-                screen.post_message(AssessmentReady(report, profile=profile))
-
-        self.run_worker(work, thread=True, group=f"{group}-{id(screen)}", exclusive=True, exit_on_error=False)
+    def score(self, given: ScoringInput, draws: int | None = None) -> AssessmentReady:
+        """Score `given` (call off the UI thread): the report, or why there is none; `draws` lowers the
+        Monte-Carlo draws for previews."""
+        if self.kb is None:
+            return AssessmentReady(None, self.kb_error or "the knowledge base is still loading")
+        try:
+            report = core.assess(self.kb, given.profile, given.probe, given.bench, draws=draws)
+        except Exception as exc:  # noqa: BLE001 - shown as "not available: why" on the screen
+            return AssessmentReady(None, str(exc))
+        return AssessmentReady(report, profile=given.profile)

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Label, RadioButton, RadioSet, SelectionList, Static
-from textual.worker import Worker
 
 from advisor.tui import core
 from advisor.tui.data.answers import (
@@ -119,12 +119,9 @@ class TeamForm(Vertical):
     def _set_input(self, wid: str, text: str) -> None:
         self.query_one(f"#{wid}", Input).value = text
 
-    def rebuild_frameworks(self) -> Worker[None]:
+    @work(group="framework-rows", exclusive=True)
+    async def rebuild_frameworks(self) -> None:
         """One row per current framework: its kLOC and the team's experience with it (a newer call wins)."""
-        worker: Worker[None] = self.run_worker(self._rebuild, group="framework-rows", exclusive=True)
-        return worker
-
-    async def _rebuild(self) -> None:
         # Awaited removal first: a row mounted while its namesake is still being removed would half-compose.
         profile, kb = self._app.walk.profile, self._app.kb
         holder = self.query_one("#per-framework", Vertical)
