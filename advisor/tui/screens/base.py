@@ -11,7 +11,6 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header
 from textual.worker import get_current_worker
 
-from advisor.tui.messages import EvidenceDone
 from advisor.tui.plain import plain
 from advisor.tui.widgets.stepbar import StepBar
 
@@ -79,6 +78,3 @@ class StepScreen(Screen[None]):
 
     def refresh_from_app(self) -> None:
         """Redraw from the app's state (the knowledge base or the answers changed); screens override this."""
-
-    def on_evidence_done(self, message: EvidenceDone) -> None:
-        """Evidence arrived (probe, bench); screens that show it override this."""

@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Static, TabbedContent, TabPane
 
 from advisor.report.words import exclusion_words
 from advisor.tui import core
-from advisor.tui.messages import AssessmentReady, EvidenceDone, WeightChanged
+from advisor.tui.messages import AssessmentReady, EvidenceRunEnded, WeightChanged
 from advisor.tui.screens.base import StepScreen
 from advisor.tui.screens.priorities import PREVIEW_DRAWS
 from advisor.tui.widgets.body import Body
@@ -144,9 +144,9 @@ class ResultsScreen(StepScreen):
             self.advisor.keep_report(message.report, message.profile)
         self._show(message.report)
 
-    def on_evidence_done(self, message: EvidenceDone) -> None:
+    def on_evidence_run_ended(self, message: EvidenceRunEnded) -> None:
         """A run finished while this step is open: score again with the new evidence."""
-        if message.kind == "run-end" and self.is_mounted:
+        if self.is_mounted:
             self._show_run_status()
             if self.is_current:
                 self.refresh_from_app()
