@@ -141,9 +141,10 @@ class EvidenceScreen(StepScreen):
 
     # --- running ---------------------------------------------------------------------------------
 
-    def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
-        """The preset."""
-        self.advisor.walk.bench_preset = (event.pressed.id or "preset-quick")[7:]
+    @on(RadioSet.Changed, "#preset")
+    def _preset_changed(self, event: RadioSet.Changed) -> None:
+        """The preset (its buttons' ids are preset-<name>)."""
+        self.advisor.walk.bench_preset = (event.pressed.id or "preset-quick").removeprefix("preset-")
         self.advisor.save()
 
     def action_start(self) -> None:

@@ -134,11 +134,14 @@ class WelcomeScreen(StepScreen):
         app.open_report(report)
         app.goto("results")
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Enter in a path field does what its button does."""
-        button = {"profile-path": "#load-profile", "report-path": "#open-report"}.get(event.input.id or "")
-        if button:
-            self.query_one(button, Button).press()
+    # Enter in a path field does what its button does.
+    @on(Input.Submitted, "#profile-path")
+    def _profile_path_submitted(self) -> None:
+        self.query_one("#load-profile", Button).press()
+
+    @on(Input.Submitted, "#report-path")
+    def _report_path_submitted(self) -> None:
+        self.query_one("#open-report", Button).press()
 
     def action_focus_profile(self) -> None:
         """Palette: jump to the profile path."""

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
@@ -28,6 +29,9 @@ from advisor.tui.data.answers import kloc as kloc_of
 from advisor.tui.data.state import EXPERIENCE_LEVELS
 from advisor.tui.plain import plain
 from advisor.tui.widgets.field import NUMBER_CHARS, SHORT_CHARS, TextField
+
+if TYPE_CHECKING:
+    from advisor.profile import Profile
 
 #: The operating systems the profile knows (advisor.knowledge.schema.Os), by display name.
 OS_NAMES: dict[str, str] = {"linux": "Linux", "macos": "macOS", "windows": "Windows"}
@@ -223,17 +227,26 @@ class TeamForm(Vertical):
             walk.profile = with_experience(walk.profile, event.radio_set.name, event.pressed.name)
             self._app.save()
 
-    def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged[str]) -> None:
-        """Domains, serving stack or operating systems."""
+    # Domains, serving stack and operating systems; each event stops here (the scenario step has a list too).
+
+    @on(SelectionList.SelectedChanged, "#domains")
+    def _domains_changed(self, event: SelectionList.SelectedChanged[str]) -> None:
+        self._choose(event, lambda profile, chosen: with_domains(profile, chosen))
+
+    @on(SelectionList.SelectedChanged, "#serving")
+    def _serving_changed(self, event: SelectionList.SelectedChanged[str]) -> None:
+        self._choose(event, lambda profile, chosen: answer(profile, "serving", value=chosen))
+
+    @on(SelectionList.SelectedChanged, "#os")
+    def _os_changed(self, event: SelectionList.SelectedChanged[str]) -> None:
+        self._choose(event, lambda profile, chosen: answer(profile, "environment", "os", value=chosen))
+
+    def _choose(
+        self, event: SelectionList.SelectedChanged[str], put: Callable[[Profile, list[str]], Profile]
+    ) -> None:
         event.stop()
-        chosen = list(event.selection_list.selected)
-        walk, key = self._app.walk, event.selection_list.id
-        if key == "domains":
-            walk.profile = with_domains(walk.profile, chosen)
-        elif key == "serving":
-            walk.profile = answer(walk.profile, "serving", value=chosen)
-        elif key == "os":
-            walk.profile = answer(walk.profile, "environment", "os", value=chosen)
+        walk = self._app.walk
+        walk.profile = put(walk.profile, list(event.selection_list.selected))
         self._app.save()
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
