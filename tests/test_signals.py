@@ -379,7 +379,7 @@ def test_tui_says_stopped_only_when_no_child_is_left(kb: Any) -> None:
     from _tui_support import goto, make_app, settle
 
     from advisor.evidence.child import child_env
-    from advisor.tui.messages import EvidenceDone
+    from advisor.tui.messages import BenchDone
 
     async def body() -> None:
         app = make_app(kb)
@@ -389,13 +389,13 @@ def test_tui_says_stopped_only_when_no_child_is_left(kb: Any) -> None:
             child = CHILDREN.popen([sys.executable, "-c", "import time; time.sleep(600)"], env=child_env(),
                                    label="a child that outlived its run")
             try:
-                app.screen.post_message(EvidenceDone("bench", {"results": []}, cancelled=True))
+                app.screen.post_message(BenchDone({"results": []}, cancelled=True))
                 await settle(pilot)
                 assert f"still running (PID {child.pid})" in str(status.render())
                 assert "stopped" not in str(status.render())
             finally:
                 CHILDREN.end(child)
-            app.screen.post_message(EvidenceDone("bench", {"results": []}, cancelled=True))
+            app.screen.post_message(BenchDone({"results": []}, cancelled=True))
             await settle(pilot)
             assert "Cancelled: child processes stopped" in str(status.render())
 

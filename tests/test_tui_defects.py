@@ -450,23 +450,23 @@ def test_brackets_in_a_childs_error_or_note_are_shown_as_text_not_markup(kb: Any
 
         from advisor.evidence.bench.results import BenchEvent, BenchFailure
         from advisor.tui import core
-        from advisor.tui.messages import EvidenceEvent
+        from advisor.tui.messages import BenchProgress, ProbeProgress
 
         app = make_app(kb)
         async with app.run_test(size=(100, 30)) as pilot:
             await goto(pilot, "evidence")
             screen = app.screen
             hostile = "OOM when allocating tensor on [/job:localhost/replica:0/task:0/device:CPU:0] [b]"
-            events = [
-                ("probe", {"kind": "framework_event", "name": "tensorflow", "message": f"tensorflow: {hostile}"}),
-                ("bench", BenchEvent("note", "pytorch", "gemm", "cpu", message=f"restarting after {hostile}")),
-                ("bench", BenchEvent("failure", "tensorflow", "conv", "cpu",
+            events: list[tuple[Any, Any]] = [
+                (ProbeProgress, {"kind": "framework_event", "name": "tensorflow", "message": f"tensorflow: {hostile}"}),
+                (BenchProgress, BenchEvent("note", "pytorch", "gemm", "cpu", message=f"restarting after {hostile}")),
+                (BenchProgress, BenchEvent("failure", "tensorflow", "conv", "cpu",
                                      failure=BenchFailure("tensorflow", "conv", "cpu", "crashed", hostile))),
-                ("bench", BenchEvent("failure", "keras", "*", None, failure=BenchFailure(
+                (BenchProgress, BenchEvent("failure", "keras", "*", None, failure=BenchFailure(
                     "keras", "*", None, "skipped", "no benchmark script of its own: it runs on tensorflow"))),
             ]
-            for kind, event in events:
-                screen.post_message(EvidenceEvent(kind, core.event_json(event)))
+            for progress, event in events:
+                screen.post_message(progress(core.event_json(event)))
                 await pilot.pause()
             assert app.is_running and app.screen is screen
             notes = [str(label.render()) for label in screen.query(".pb-note").results(Label)]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import dataclasses
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Self
 
 from textual.message import Message
 
@@ -11,30 +13,84 @@ if TYPE_CHECKING:
     from advisor.report import Report
 
 
-class EvidenceEvent(Message):
-    """One progress event from the probe or the benchmark run (`kind` is "probe" or "bench")."""
+class ProbeProgress(Message):
+    """One progress event of the full probe: a section, or a framework's start, event or end (probe event JSON)."""
 
-    def __init__(self, kind: str, event: dict[str, Any]) -> None:
+    def __init__(self, event: dict[str, Any]) -> None:
         super().__init__()
-        self.kind = kind
         self.event = event
 
 
-class EvidenceDone(Message, bubble=False):
-    """A probe or benchmark run finished: its JSON, or why there is none (`error`).
+class BenchProgress(Message):
+    """One progress event of the benchmark run: a start, a figure, a note or a failure (bench event JSON)."""
 
-    It does not bubble: the app relays it to every screen, and a copy bubbling back up to the
-    app would be relayed again, forever.
+    def __init__(self, event: dict[str, Any]) -> None:
+        super().__init__()
+        self.event = event
+
+
+class EvidenceNews(Message, bubble=False):
+    """Evidence arrived, failed, or a run ended: the app keeps it, then relays a copy to every shown screen.
+
+    None of these bubbles (each subclass says so again: Textual's default is to bubble): a copy bubbling
+    back up to the app would be relayed again, forever.
     """
 
-    def __init__(
-        self, kind: str, data: dict[str, Any] | None, error: str | None = None, *, cancelled: bool = False
-    ) -> None:
-        super().__init__()
-        self.kind = kind
-        self.data = data
-        self.error = error
-        self.cancelled = cancelled  # the run was cancelled; `data` holds what was measured before
+    def copy(self) -> Self:
+        """A fresh message with the same fields, for one more screen (a posted message is used up)."""
+        return dataclasses.replace(self)  # type: ignore[type-var]  # every subclass is a dataclass
+
+
+@dataclass
+class FastProbeDone(EvidenceNews, bubble=False):
+    """The fast probe (no framework imported) finished, for the welcome screen."""
+
+    data: dict[str, Any]
+
+
+@dataclass
+class FastProbeFailed(EvidenceNews, bubble=False):
+    """The fast probe failed: `error` says why."""
+
+    error: str
+
+
+@dataclass
+class ProbeDone(EvidenceNews, bubble=False):
+    """The full probe finished (`cancelled`: stopped early; `data` holds what was probed before)."""
+
+    data: dict[str, Any]
+    cancelled: bool = False
+
+
+@dataclass
+class ProbeFailed(EvidenceNews, bubble=False):
+    """The full probe failed: `error` says why (the benchmarks can still run)."""
+
+    error: str
+
+
+@dataclass
+class BenchDone(EvidenceNews, bubble=False):
+    """The benchmark run finished (`cancelled`: stopped early; `data` holds what was measured before)."""
+
+    data: dict[str, Any]
+    cancelled: bool = False
+
+
+@dataclass
+class BenchFailed(EvidenceNews, bubble=False):
+    """The benchmark run could not run or failed: `error` says why."""
+
+    error: str
+
+
+@dataclass
+class EvidenceRunEnded(EvidenceNews, bubble=False):
+    """Run number `run` of the probe and benchmarks ended, however: done, cancelled or failed."""
+
+    run: int
+    cancelled: bool = False
 
 
 class AssessmentReady(Message):

@@ -7,9 +7,9 @@ through these methods. Evidence can be injected (recorded probe/bench JSON) so t
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from textual import work
+from textual import on, work
 from textual.app import App
 from textual.screen import Screen
 from textual.worker import Worker, get_current_worker
@@ -24,12 +24,32 @@ from advisor.tui.data.answers import (
     whatif_profile,
 )
 from advisor.tui.data.state import Settings, Walk, load_evidence, load_settings, save_evidence, save_settings
-from advisor.tui.messages import AssessmentReady, EvidenceDone, EvidenceEvent
+from advisor.tui.messages import (
+    AssessmentReady,
+    BenchDone,
+    BenchFailed,
+    BenchProgress,
+    EvidenceNews,
+    EvidenceRunEnded,
+    FastProbeDone,
+    FastProbeFailed,
+    ProbeDone,
+    ProbeFailed,
+    ProbeProgress,
+)
 
 if TYPE_CHECKING:
     from advisor.profile import Profile
     from advisor.report import Report
     from advisor.tui.screens.base import StepScreen
+
+
+class ScoringInput(NamedTuple):
+    """The answers and evidence one scoring reads, taken together so that a later change cannot mix in."""
+
+    profile: Profile
+    probe: dict[str, Any] | None
+    bench: dict[str, Any] | None
 
 
 class AdvisorState(App[None]):
@@ -142,37 +162,58 @@ class AdvisorState(App[None]):
         try:
             data = core.run_probe(fast=True, cancel=worker.cancelled_event, kb=self.kb)
         except Exception as exc:  # noqa: BLE001 - shown on the welcome screen as the reason
-            self.post_message(EvidenceDone("fast-probe", None, str(exc)))
+            self.post_message(FastProbeFailed(str(exc)))
             return
-        self.post_message(EvidenceDone("fast-probe", data))
+        self.post_message(FastProbeDone(data))
 
     def evidence_running(self) -> bool:
         """Whether a probe/benchmark run is in progress (started on the Evidence step)."""
         return self.evidence_active
 
-    def on_evidence_done(self, message: EvidenceDone) -> None:
-        """Keep the evidence where every screen can read it, and tell the screens."""
-        if message.kind == "run-end":
-            if (message.data or {}).get("run") == self.evidence_run:
-                self.evidence_active = False
-        elif message.kind == "fast-probe":
-            if message.data is not None:
-                self.probe_fast = message.data
-                self.probe_fast_error = None
-            else:
-                self.probe_fast_error = message.error
-        elif message.kind == "probe" and message.data is not None:
-            self.probe = message.data
-            self.loaded_profile = None  # new evidence: an opened report no longer answers the walk
+    # The evidence goes where every screen can read it; then each shown screen is told (`_relay`).
+
+    def on_evidence_run_ended(self, message: EvidenceRunEnded) -> None:
+        """A run ended: the app is idle unless it was a stale run (a newer one is going on)."""
+        if message.run == self.evidence_run:
+            self.evidence_active = False
+        self._relay(message)
+
+    def on_fast_probe_done(self, message: FastProbeDone) -> None:
+        """The fast probe's JSON: the welcome screen's machine summary and the prefilled answers read it."""
+        self.probe_fast = message.data
+        self.probe_fast_error = None
+        self._relay(message)
+
+    def on_fast_probe_failed(self, message: FastProbeFailed) -> None:
+        """Why there is no fast probe, shown on the welcome screen."""
+        self.probe_fast_error = message.error
+        self._relay(message)
+
+    def on_probe_done(self, message: ProbeDone) -> None:
+        """The full probe's JSON (also a cancelled one's: what was probed before the cancel)."""
+        self.probe = message.data
+        self.loaded_profile = None  # new evidence: an opened report no longer answers the walk
+        self._keep_evidence()
+        self._relay(message)
+
+    def on_bench_done(self, message: BenchDone) -> None:
+        """The bench JSON, kept unless a cancelled re-run measured less than the complete run before it."""
+        kept = kept_bench(self.bench, message.data, cancelled=message.cancelled)
+        if kept is not self.bench:
+            self.bench = kept
+            self.loaded_profile = None
             self._keep_evidence()
-        elif message.kind == "bench" and message.data is not None:
-            kept = kept_bench(self.bench, message.data, cancelled=message.cancelled)
-            if kept is not self.bench:
-                self.bench = kept
-                self.loaded_profile = None
-                self._keep_evidence()
+        self._relay(message)
+
+    @on(ProbeFailed)
+    @on(BenchFailed)
+    def _evidence_failed(self, message: ProbeFailed | BenchFailed) -> None:
+        """A failed probe or benchmark run changes no evidence: only the screens say why."""
+        self._relay(message)
+
+    def _relay(self, message: EvidenceNews) -> None:
         for screen in self.shown.values():
-            screen.post_message(EvidenceDone(message.kind, message.data, message.error, cancelled=message.cancelled))
+            screen.post_message(message.copy())
 
     def _keep_evidence(self) -> None:
         if not self.live:
@@ -196,17 +237,17 @@ class AdvisorState(App[None]):
             self._evidence(screen, preset, frameworks)
         finally:
             # However the run ended (done, cancelled, failed), every screen learns that it did.
-            self.post_message(EvidenceDone("run-end", {"run": run}, cancelled=get_current_worker().is_cancelled))
+            self.post_message(EvidenceRunEnded(run, cancelled=get_current_worker().is_cancelled))
 
     def _evidence(self, screen: Screen[Any], preset: str, frameworks: list[str] | None) -> None:
         worker = get_current_worker()
         cancel = worker.cancelled_event  # a threading.Event, set by Worker.cancel(): handed to the core
 
         def probe_event(event: Any) -> None:
-            screen.post_message(EvidenceEvent("probe", core.event_json(event)))
+            screen.post_message(ProbeProgress(core.event_json(event)))
 
         def bench_event(event: Any) -> None:
-            screen.post_message(EvidenceEvent("bench", core.event_json(event)))
+            screen.post_message(BenchProgress(core.event_json(event)))
 
         probe: dict[str, Any] | None = None
         try:
@@ -214,21 +255,21 @@ class AdvisorState(App[None]):
                 fast=False, on_event=probe_event, cancel=cancel, kb=self.kb, frameworks=self.frameworks
             )
         except Exception as exc:  # noqa: BLE001 - the reason is shown; benchmarks can still run
-            self.post_message(EvidenceDone("probe", None, str(exc)))
+            self.post_message(ProbeFailed(str(exc)))
         else:
-            self.post_message(EvidenceDone("probe", probe, cancelled=cancel.is_set()))
+            self.post_message(ProbeDone(probe, cancelled=cancel.is_set()))
         if cancel.is_set() or preset == "none":
             return
         frameworks = frameworks or core.runnable_frameworks(probe or self.probe or self.probe_fast)
         if not frameworks:
-            self.post_message(EvidenceDone("bench", None, "no framework is installed and importable here"))
+            self.post_message(BenchFailed("no framework is installed and importable here"))
             return
         try:
             bench = core.run_bench(preset=preset, frameworks=frameworks, on_event=bench_event, cancel=cancel)
         except Exception as exc:  # noqa: BLE001 - shown on the evidence screen
-            self.post_message(EvidenceDone("bench", None, str(exc)))
+            self.post_message(BenchFailed(str(exc)))
             return
-        self.post_message(EvidenceDone("bench", bench, cancelled=cancel.is_set()))
+        self.post_message(BenchDone(bench, cancelled=cancel.is_set()))
 
     # --- reports ---------------------------------------------------------------------------------
 
@@ -310,32 +351,17 @@ class AdvisorState(App[None]):
         )
         return checklist, origin
 
-    def assess(
-        self,
-        screen: Screen[Any],
-        weights: dict[str, float] | None = None,
-        group: str = "assess",
-        draws: int | None = None,
-    ) -> None:
-        """Score the frameworks in a worker; the result goes to `screen` as `AssessmentReady`.
+    def scoring_input(self, weights: dict[str, float] | None = None) -> ScoringInput:
+        """What a scoring reads (the walk's profile or a what-if of it, the evidence), taken on the UI thread."""
+        return ScoringInput(self.profile(weights), self.probe or self.probe_fast, self.bench)
 
-        A newer request from the same screen cancels an older one (exclusive), so fast key presses
-        never queue up stale scorings; `draws` lowers the Monte-Carlo draws for previews.
-        """
-        profile = self.profile(weights)
-        probe = self.probe or self.probe_fast
-        bench = self.bench
-
-        def work() -> None:
-            if self.kb is None:
-                screen.post_message(AssessmentReady(None, self.kb_error or "the knowledge base is still loading"))
-                return
-            try:
-                report = core.assess(self.kb, profile, probe, bench, draws=draws)
-            except Exception as exc:  # noqa: BLE001 - shown as "not available: why" on the screen
-                screen.post_message(AssessmentReady(None, str(exc)))
-                return
-            if not get_current_worker().is_cancelled:  # a newer request superseded this one
-                screen.post_message(AssessmentReady(report, profile=profile))
-
-        self.run_worker(work, thread=True, group=f"{group}-{id(screen)}", exclusive=True, exit_on_error=False)
+    def score(self, given: ScoringInput, draws: int | None = None) -> AssessmentReady:
+        """Score `given` (call off the UI thread): the report, or why there is none; `draws` lowers the
+        Monte-Carlo draws for previews."""
+        if self.kb is None:
+            return AssessmentReady(None, self.kb_error or "the knowledge base is still loading")
+        try:
+            report = core.assess(self.kb, given.profile, given.probe, given.bench, draws=draws)
+        except Exception as exc:  # noqa: BLE001 - shown as "not available: why" on the screen
+            return AssessmentReady(None, str(exc))
+        return AssessmentReady(report, profile=given.profile)

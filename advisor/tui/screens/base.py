@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from textual import work
 from textual.app import ComposeResult
 from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Header
+from textual.worker import get_current_worker
 
-from advisor.tui.messages import EvidenceDone
 from advisor.tui.plain import plain
 from advisor.tui.widgets.stepbar import StepBar
 
 if TYPE_CHECKING:
     from advisor.tui.app import AdvisorApp
+    from advisor.tui.work import ScoringInput
 
 
 class StepScreen(Screen[None]):
@@ -56,8 +58,23 @@ class StepScreen(Screen[None]):
         """The plain sentence shown where a core piece is missing (`why` carries paths and errors: never markup)."""
         return plain(f"{what}: not available" + (f" ({why})" if why else ""))
 
+    def assess(self, weights: dict[str, float] | None = None, draws: int | None = None) -> None:
+        """Score the walk's answers (`weights`: a what-if of them) in a worker; the result comes as `AssessmentReady`.
+
+        A newer request from the same screen cancels an older one (exclusive), so fast key presses never
+        queue up stale scorings; `draws` lowers the Monte-Carlo draws for previews.
+        """
+        self._assess(self.advisor.scoring_input(weights), draws)
+
+    @work(thread=True, group="assess", exclusive=True, exit_on_error=False)
+    def _assess(self, given: ScoringInput, draws: int | None) -> None:
+        self.post_scoring(given, draws)
+
+    def post_scoring(self, given: ScoringInput, draws: int | None) -> None:
+        """Score `given` (in a worker of this screen) and post the result, unless a newer request superseded it."""
+        ready = self.advisor.score(given, draws)
+        if ready.report is None or not get_current_worker().is_cancelled:  # why there is none is always said
+            self.post_message(ready)
+
     def refresh_from_app(self) -> None:
         """Redraw from the app's state (the knowledge base or the answers changed); screens override this."""
-
-    def on_evidence_done(self, message: EvidenceDone) -> None:
-        """Evidence arrived (probe, bench); screens that show it override this."""

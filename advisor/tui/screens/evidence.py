@@ -25,7 +25,15 @@ from textual.worker import Worker, WorkerState
 
 from advisor.tui import core
 from advisor.tui.data.state import BENCH_PRESETS
-from advisor.tui.messages import EvidenceDone, EvidenceEvent
+from advisor.tui.messages import (
+    BenchDone,
+    BenchFailed,
+    BenchProgress,
+    EvidenceRunEnded,
+    ProbeDone,
+    ProbeFailed,
+    ProbeProgress,
+)
 from advisor.tui.screens.base import StepScreen
 from advisor.tui.widgets.bars import Bar, BarChart
 from advisor.tui.widgets.body import Body
@@ -133,9 +141,10 @@ class EvidenceScreen(StepScreen):
 
     # --- running ---------------------------------------------------------------------------------
 
-    def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
-        """The preset."""
-        self.advisor.walk.bench_preset = (event.pressed.id or "preset-quick")[7:]
+    @on(RadioSet.Changed, "#preset")
+    def _preset_changed(self, event: RadioSet.Changed) -> None:
+        """The preset (its buttons' ids are preset-<name>)."""
+        self.advisor.walk.bench_preset = (event.pressed.id or "preset-quick").removeprefix("preset-")
         self.advisor.save()
 
     def action_start(self) -> None:
@@ -203,18 +212,20 @@ class EvidenceScreen(StepScreen):
     def _total(self) -> int:
         return max(len(self.benchmarks), 1)
 
-    def on_evidence_event(self, message: EvidenceEvent) -> None:
-        """A progress event from the core: move that framework's bar; add figures and failures as they come."""
+    def on_probe_progress(self, message: ProbeProgress) -> None:
+        """A probe event: a framework's row says what its probe does; a section goes on the status line."""
+        # ProbeEvent: kind section | framework_start | framework_event | framework_done; name = framework id
+        event = message.event
+        if str(event.get("kind") or "").startswith("framework"):
+            row = self._progress_row(str(event.get("name")))
+            row["note"].update(f"probe: {event.get('message', '')}")
+        else:
+            self._status(f"Probing: {event.get('message', '')}")
+
+    def on_bench_progress(self, message: BenchProgress) -> None:
+        """A benchmark event: move that framework's bar; add figures and failures as they come."""
         event = message.event
         kind = str(event.get("kind") or "")
-        if message.kind == "probe":
-            # ProbeEvent: kind section | framework_start | framework_event | framework_done; name = framework id
-            if kind.startswith("framework"):
-                row = self._progress_row(str(event.get("name")))
-                row["note"].update(f"probe: {event.get('message', '')}")
-            else:
-                self._status(f"Probing: {event.get('message', '')}")
-            return
         framework = str(event.get("framework") or "?")
         row = self._progress_row(framework)
         if kind == "framework_start":
@@ -266,41 +277,58 @@ class EvidenceScreen(StepScreen):
                 self._end_row(row, "cancelled" if cancelled else "not run")
         self.query_one("#cancel", Button).disabled = True
 
-    def on_evidence_done(self, message: EvidenceDone) -> None:
-        """The probe or bench finished: show its full JSON, or why there is none."""
+    def on_evidence_run_ended(self, message: EvidenceRunEnded) -> None:
+        """The run ended, however."""
+        if self.is_mounted:
+            self._end_run(message.cancelled)
+
+    def on_probe_done(self, message: ProbeDone) -> None:
+        """The full probe finished: show its JSON (its failures), or that it was cancelled."""
         if not self.is_mounted:
             return
-        if message.kind == "run-end":
-            self._end_run(message.cancelled)
-        elif message.kind == "probe":
-            if message.cancelled:
-                self._status(self._cancelled_text(None))
-            elif message.data is not None:
-                self._show_probe(message.data)
-                self._status(
-                    "Probe done; benchmarks running…" if self.advisor.walk.bench_preset != "none" else "Probe done."
+        if message.cancelled:
+            self._status(self._cancelled_text(None))
+        else:
+            self._show_probe(message.data)
+            self._status(
+                "Probe done; benchmarks running…" if self.advisor.walk.bench_preset != "none" else "Probe done."
+            )
+
+    def on_probe_failed(self, message: ProbeFailed) -> None:
+        """The full probe failed: why."""
+        if self.is_mounted:
+            self._status(f"The probe is not available: {message.error}")
+
+    def on_bench_done(self, message: BenchDone) -> None:
+        """The benchmarks finished: show the figures the app kept; a cancel says which those are."""
+        if not self.is_mounted:
+            return
+        kept = self._show_kept_bench()
+        if message.cancelled:
+            n = len(message.data.get("results") or [])
+            if kept is not message.data and kept is not None:
+                what = (
+                    f"the previous complete run's {len(kept.get('results') or [])} figures are kept "
+                    f"(the {n} of the cancelled run are not). "
                 )
             else:
-                self._status(f"The probe is not available: {message.error}")
-        elif message.kind == "bench":
-            kept = self.advisor.bench
-            if kept is not None:
-                self._show_bench(kept)
-            if message.cancelled:
-                n = len((message.data or {}).get("results") or [])
-                if kept is not message.data and kept is not None:
-                    what = (
-                        f"the previous complete run's {len(kept.get('results') or [])} figures are kept "
-                        f"(the {n} of the cancelled run are not). "
-                    )
-                else:
-                    what = f"the {n} figures measured before are kept. "
-                self._status(self._cancelled_text(what))
-            elif message.data is not None:
-                wall = message.data.get("wall_s")
-                self._status(f"Benchmarks done in {_fmt(wall)} s. Press n for the results.")
-            else:
-                self._status(f"Benchmarks not available: {message.error}")
+                what = f"the {n} figures measured before are kept. "
+            self._status(self._cancelled_text(what))
+        else:
+            wall = message.data.get("wall_s")
+            self._status(f"Benchmarks done in {_fmt(wall)} s. Press n for the results.")
+
+    def on_bench_failed(self, message: BenchFailed) -> None:
+        """The benchmarks could not run: why (the figures kept from before stay shown)."""
+        if self.is_mounted:
+            self._show_kept_bench()
+            self._status(f"Benchmarks not available: {message.error}")
+
+    def _show_kept_bench(self) -> dict[str, Any] | None:
+        kept = self.advisor.bench
+        if kept is not None:
+            self._show_bench(kept)
+        return kept
 
     def _cancelled_text(self, kept: str | None) -> str:
         """What a cancel did, checked: "stopped" only when no child process of the run is left."""

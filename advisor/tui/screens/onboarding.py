@@ -88,7 +88,7 @@ class OnboardingScreen(StepScreen):
             if app.report is None and app.loaded_report is None:
                 # Resumed here: score the walk's answers for the recommendation (Results need not be visited).
                 title.update("Scoring the answers for the recommendation…")
-                app.assess(self)
+                self.assess()
                 return
             title.update("No framework chosen yet: choose one on the Results step (Enter on a row).")
             return

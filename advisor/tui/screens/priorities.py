@@ -122,7 +122,7 @@ class PrioritiesScreen(StepScreen):
     def request_ranking(self) -> None:
         """Ask the core for a ranking under the current answers (in a worker)."""
         self.query_one("#preview-ranking", Static).update("scoring…")
-        self.advisor.assess(self, draws=PREVIEW_DRAWS)
+        self.assess(draws=PREVIEW_DRAWS)
 
     def on_assessment_ready(self, message: AssessmentReady) -> None:
         """Show the ranking, or why there is none."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Static, TabbedContent, TabPane
 
 from advisor.report.words import exclusion_words
 from advisor.tui import core
-from advisor.tui.messages import AssessmentReady, EvidenceDone, WeightChanged
+from advisor.tui.messages import AssessmentReady, EvidenceRunEnded, WeightChanged
 from advisor.tui.screens.base import StepScreen
 from advisor.tui.screens.priorities import PREVIEW_DRAWS
 from advisor.tui.widgets.body import Body
@@ -23,6 +23,7 @@ from advisor.tui.widgets.weight_row import WeightRow
 
 if TYPE_CHECKING:  # only for types: the core is imported through advisor.tui.core
     from advisor.report.models import RankingEntry, Report
+    from advisor.tui.work import ScoringInput
 
 
 class ResultsScreen(StepScreen):
@@ -88,7 +89,7 @@ class ResultsScreen(StepScreen):
             app.keep_report(app.loaded_report, app.profile())
             return
         self.query_one("#verdict", Static).update("scoring…")
-        app.assess(self, self.whatif)
+        self.assess(self.whatif)
 
     def _build_whatif(self) -> None:
         box = self.query_one("#whatif", Body)
@@ -119,7 +120,12 @@ class ResultsScreen(StepScreen):
         self.whatif = {**base, message.criterion: message.weight}
         self._show_weights()
         self.query_one("#verdict", Static).update("re-scoring (what-if)…")
-        self.advisor.assess(self, self.whatif, group="whatif", draws=PREVIEW_DRAWS)
+        self._preview(self.advisor.scoring_input(self.whatif))
+
+    # Its own group: a preview never cancels the full scoring of the walk's answers, nor one of those a preview.
+    @work(thread=True, group="whatif", exclusive=True, exit_on_error=False)
+    def _preview(self, given: ScoringInput) -> None:
+        self.post_scoring(given, PREVIEW_DRAWS)
 
     def action_reset_whatif(self) -> None:
         """Back to the profile's weights."""
@@ -138,9 +144,9 @@ class ResultsScreen(StepScreen):
             self.advisor.keep_report(message.report, message.profile)
         self._show(message.report)
 
-    def on_evidence_done(self, message: EvidenceDone) -> None:
+    def on_evidence_run_ended(self, message: EvidenceRunEnded) -> None:
         """A run finished while this step is open: score again with the new evidence."""
-        if message.kind == "run-end" and self.is_mounted:
+        if self.is_mounted:
             self._show_run_status()
             if self.is_current:
                 self.refresh_from_app()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.markup import escape
@@ -107,17 +108,17 @@ class ScenarioScreen(StepScreen):
                 scenarios.replace_option_prompt_at_index(index, Text(self._prompt(option.id)))
         self._describe(event.option.id)
 
-    def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged[str]) -> None:
+    @on(SelectionList.SelectedChanged, "#current")
+    def _current_changed(self, event: SelectionList.SelectedChanged[str]) -> None:
         """The team's current frameworks (each gets a row for its kLOC and experience)."""
         walk = self.advisor.walk
         walk.profile = with_current(walk.profile, event.selection_list.selected)
         self.advisor.save()
         self.query_one(TeamForm).rebuild_frameworks()
 
-    def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
-        """Codebase size class."""
-        pressed = event.pressed.id or ""
-        if pressed.startswith("size-"):
-            walk = self.advisor.walk
-            walk.profile = answer(walk.profile, "codebase", "size", value=pressed[5:])
+    @on(RadioSet.Changed, "#codebase")
+    def _codebase_changed(self, event: RadioSet.Changed) -> None:
+        """Codebase size class (its buttons' ids are size-<class>)."""
+        walk = self.advisor.walk
+        walk.profile = answer(walk.profile, "codebase", "size", value=(event.pressed.id or "").removeprefix("size-"))
         self.advisor.save()

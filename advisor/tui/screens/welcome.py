@@ -9,7 +9,7 @@ from textual.containers import Horizontal
 from textual.widgets import Button, Input, Static
 
 from advisor.tui import core
-from advisor.tui.messages import EvidenceDone
+from advisor.tui.messages import FastProbeDone, FastProbeFailed, ProbeDone, ProbeFailed
 from advisor.tui.screens.base import StepScreen
 from advisor.tui.widgets.body import Body
 from advisor.tui.widgets.field import TextField
@@ -77,9 +77,13 @@ class WelcomeScreen(StepScreen):
         resume.disabled = own.step == "welcome" and not own.profile.scenario
         resume.label = "Resume my walk" if app.viewing_report() else "Resume"
 
-    def on_evidence_done(self, message: EvidenceDone) -> None:
-        """The fast probe finished."""
-        if message.kind in ("fast-probe", "probe") and self.is_mounted:
+    @on(FastProbeDone)
+    @on(FastProbeFailed)
+    @on(ProbeDone)
+    @on(ProbeFailed)
+    def _probed(self) -> None:
+        """A probe finished (or failed): the machine summary shows it, or why there is none."""
+        if self.is_mounted:
             self.refresh_from_app()
 
     @on(Button.Pressed, "#fresh")
@@ -130,11 +134,14 @@ class WelcomeScreen(StepScreen):
         app.open_report(report)
         app.goto("results")
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Enter in a path field does what its button does."""
-        button = {"profile-path": "#load-profile", "report-path": "#open-report"}.get(event.input.id or "")
-        if button:
-            self.query_one(button, Button).press()
+    # Enter in a path field does what its button does.
+    @on(Input.Submitted, "#profile-path")
+    def _profile_path_submitted(self) -> None:
+        self.query_one("#load-profile", Button).press()
+
+    @on(Input.Submitted, "#report-path")
+    def _report_path_submitted(self) -> None:
+        self.query_one("#open-report", Button).press()
 
     def action_focus_profile(self) -> None:
         """Palette: jump to the profile path."""

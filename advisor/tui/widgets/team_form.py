@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
+from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Label, RadioButton, RadioSet, SelectionList, Static
-from textual.worker import Worker
 
-from advisor.tui import core
 from advisor.tui.data.answers import (
     answer,
     constraint_list,
@@ -22,25 +22,18 @@ from advisor.tui.data.answers import (
     with_constraint,
     with_domains,
     with_experience,
-    with_kloc,
 )
 from advisor.tui.data.answers import kloc as kloc_of
 from advisor.tui.data.state import EXPERIENCE_LEVELS
 from advisor.tui.plain import plain
-from advisor.tui.widgets.field import NUMBER_CHARS, SHORT_CHARS, TextField
+from advisor.tui.widgets.answer_field import HORIZON, JURISDICTIONS, PYTHON, TEAM_SIZE, AnswerField, kloc_answer
+from advisor.tui.widgets.field import NUMBER_CHARS, SHORT_CHARS
+
+if TYPE_CHECKING:
+    from advisor.profile import Profile
 
 #: The operating systems the profile knows (advisor.knowledge.schema.Os), by display name.
 OS_NAMES: dict[str, str] = {"linux": "Linux", "macos": "macOS", "windows": "Windows"}
-
-#: What each typed field takes, in words: shown at the field when the profile loader refuses a value (its own
-#: line is a validator's, e.g. "String should match pattern '^3\\.\\d+$'"). The ranges are the profile model's.
-EXPECTED: dict[str, str] = {
-    "team-size": "Team size: a whole number of engineers from 1 to 100000, like 6 (empty: not given)",
-    "horizon": "Horizon: a number of months above 0 and at most 240, like 24",
-    "python": "Python version like 3.12 (empty: any)",
-    "jurisdictions": "Maintainer countries: two-letter country codes separated by spaces, like CN US (empty: any)",
-    "kloc": "{name}: thousands of lines of code (kLOC), a number from 0, like 50 (empty: not given)",
-}
 
 
 def field_error(field: str) -> Static:
@@ -60,9 +53,10 @@ class TeamForm(Vertical):
         """The fields (filled by `refresh_from_app`)."""
         yield Label("Team size (engineers who would do a move; empty: not given)", classes="section")
         with Horizontal(classes="fw-row"):
-            yield TextField(id="team-size", placeholder="e.g. 6", classes="short", max_length=NUMBER_CHARS)
+            yield AnswerField(answer=TEAM_SIZE, id="team-size", placeholder="e.g. 6", classes="short",
+                              max_length=NUMBER_CHARS)
             yield Label("over", classes="between")
-            yield TextField(id="horizon", placeholder="24", classes="short", max_length=NUMBER_CHARS)
+            yield AnswerField(answer=HORIZON, id="horizon", placeholder="24", classes="short", max_length=NUMBER_CHARS)
             yield Label("months of horizon", classes="between")
         yield field_error("team-size")
         yield field_error("horizon")
@@ -76,12 +70,16 @@ class TeamForm(Vertical):
         yield SelectionList[str](id="os", classes="flat")
         with Horizontal(classes="fw-row"):
             yield Label("Python version", classes="fw-name")
-            yield TextField(id="python", placeholder="e.g. 3.12", classes="short", max_length=SHORT_CHARS)
+            yield AnswerField(
+                answer=PYTHON, id="python", placeholder="e.g. 3.12", classes="short", max_length=SHORT_CHARS
+            )
             yield Label("empty: any", classes="between")
         yield field_error("python")
         yield Label("Requirements", classes="section")
         yield Label("Maintainer countries allowed (ISO codes, e.g. CN US; empty: any)")
-        yield TextField(id="jurisdictions", placeholder="e.g. CN", classes="short", max_length=SHORT_CHARS)
+        yield AnswerField(
+            answer=JURISDICTIONS, id="jurisdictions", placeholder="e.g. CN", classes="short", max_length=SHORT_CHARS
+        )
         yield field_error("jurisdictions")
         yield Checkbox("One model code base must run on several backends (multi-backend)", id="multi-backend")
 
@@ -119,12 +117,9 @@ class TeamForm(Vertical):
     def _set_input(self, wid: str, text: str) -> None:
         self.query_one(f"#{wid}", Input).value = text
 
-    def rebuild_frameworks(self) -> Worker[None]:
+    @work(group="framework-rows", exclusive=True)
+    async def rebuild_frameworks(self) -> None:
         """One row per current framework: its kLOC and the team's experience with it (a newer call wins)."""
-        worker: Worker[None] = self.run_worker(self._rebuild, group="framework-rows", exclusive=True)
-        return worker
-
-    async def _rebuild(self) -> None:
         # Awaited removal first: a row mounted while its namesake is still being removed would half-compose.
         profile, kb = self._app.walk.profile, self._app.kb
         holder = self.query_one("#per-framework", Vertical)
@@ -138,8 +133,9 @@ class TeamForm(Vertical):
             rows.append(
                 Horizontal(
                     Label(name, classes="fw-name", markup=False),
-                    TextField(
+                    AnswerField(
                         "" if kloc is None else f"{kloc:g}",
+                        answer=kloc_answer(fid, name),
                         placeholder="kLOC",
                         name=fid,
                         classes="kloc short",
@@ -154,9 +150,9 @@ class TeamForm(Vertical):
             rows.append(Horizontal(Label("(no current framework chosen above: a new project)"), classes="fw-row"))
         await holder.mount_all(rows)
 
-    def _error(self, field: Input, refused: bool) -> None:
+    def _error(self, field: AnswerField, refused: bool) -> None:
         """Show (or clear) what `field` takes, on the line right under it, with what was typed."""
-        key = f"kloc:{field.name}" if field.id is None else field.id or ""
+        key = field.answer.error_line
         error = next((e for e in self.query(".field-error").results(Static) if e.name == key), None)
         if error is None:
             return
@@ -164,12 +160,9 @@ class TeamForm(Vertical):
         if not refused:
             error.update("")
             return
-        kb = self._app.kb
-        name = kb.frameworks[field.name].name if kb is not None and field.name in kb.frameworks else field.name
-        words = EXPECTED["kloc" if field.id is None else key].format(name=name)
         typed = field.value.strip()
         shown = typed if len(typed) <= 24 else typed[:24] + "…"
-        error.update(plain(f"{words}; not “{shown}”"))  # typed text: never markup
+        error.update(plain(f"{field.answer.expected}; not “{shown}”"))  # typed text: never markup
         error.scroll_visible()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -184,37 +177,14 @@ class TeamForm(Vertical):
 
     def _commit(self, field: Input) -> None:
         """Check a typed value with the profile loader; keep the old answer when it fails."""
-        walk, text = self._app.walk, field.value.strip()
-        profile = walk.profile
-        new = profile  # a value equal to the profile's changes nothing (leaving a field is no answer)
-        if field.id == "team-size":
-            value = core.typed(text) if text else None
-            problem = core.check_answer(["team", "size"], value) if text else None
-            if problem is None and value != profile.team.size:
-                new = answer(profile, "team", "size", value=value)
-        elif field.id == "horizon":
-            value = core.typed(text) if text else None
-            problem = core.check_answer(["team", "horizon_months"], value) if text else None
-            if problem is None and (value is None or float(value) != profile.team.horizon_months):
-                new = answer(profile, "team", "horizon_months", value=None if value is None else float(value))
-        elif field.id == "python":
-            problem = core.check_answer(["environment", "python"], text) if text else None
-            if problem is None and (text or None) != profile.environment.python:
-                new = answer(profile, "environment", "python", value=text or None)
-        elif field.id == "jurisdictions":
-            codes = text.replace(",", " ").upper().split()
-            problem = core.check_answer(["constraints", "maintainer_jurisdictions"], codes)
-            if problem is None and codes != constraint_list(profile, "maintainer_jurisdictions"):
-                new = with_constraint(profile, "maintainer_jurisdictions", codes)
-        elif field.name:  # a framework's kLOC
-            value = core.typed(text) if text else None
-            problem = core.check_answer(["codebase", "by_framework", field.name], value) if text else None
-            if problem is None and value != kloc_of(profile, field.name):
-                new = with_kloc(profile, field.name, None if value is None else float(value))
-        else:
+        if not isinstance(field, AnswerField):
             return
+        walk, text = self._app.walk, field.value.strip()
+        problem = field.answer.problem(text)
         self._error(field, problem is not None)
-        if new is not profile:
+        # A value equal to the profile's changes nothing (leaving a field is no answer).
+        new = walk.profile if problem is not None else field.answer.answered(walk.profile, text)
+        if new is not walk.profile:
             walk.profile = new
             self._app.save()
 
@@ -226,17 +196,26 @@ class TeamForm(Vertical):
             walk.profile = with_experience(walk.profile, event.radio_set.name, event.pressed.name)
             self._app.save()
 
-    def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged[str]) -> None:
-        """Domains, serving stack or operating systems."""
+    # Domains, serving stack and operating systems; each event stops here (the scenario step has a list too).
+
+    @on(SelectionList.SelectedChanged, "#domains")
+    def _domains_changed(self, event: SelectionList.SelectedChanged[str]) -> None:
+        self._choose(event, lambda profile, chosen: with_domains(profile, chosen))
+
+    @on(SelectionList.SelectedChanged, "#serving")
+    def _serving_changed(self, event: SelectionList.SelectedChanged[str]) -> None:
+        self._choose(event, lambda profile, chosen: answer(profile, "serving", value=chosen))
+
+    @on(SelectionList.SelectedChanged, "#os")
+    def _os_changed(self, event: SelectionList.SelectedChanged[str]) -> None:
+        self._choose(event, lambda profile, chosen: answer(profile, "environment", "os", value=chosen))
+
+    def _choose(
+        self, event: SelectionList.SelectedChanged[str], put: Callable[[Profile, list[str]], Profile]
+    ) -> None:
         event.stop()
-        chosen = list(event.selection_list.selected)
-        walk, key = self._app.walk, event.selection_list.id
-        if key == "domains":
-            walk.profile = with_domains(walk.profile, chosen)
-        elif key == "serving":
-            walk.profile = answer(walk.profile, "serving", value=chosen)
-        elif key == "os":
-            walk.profile = answer(walk.profile, "environment", "os", value=chosen)
+        walk = self._app.walk
+        walk.profile = put(walk.profile, list(event.selection_list.selected))
         self._app.save()
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
