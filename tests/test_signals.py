@@ -271,7 +271,10 @@ def test_cancel_during_torchrun_allreduce_ends_its_workers() -> None:
 def test_sigterm_to_the_tui_in_a_terminal_ends_its_children_and_exits_143(
     standin: Path, cli_env: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The real `fwadvisor tui` on a pseudo-terminal, resumed on Evidence: start a run, SIGTERM while a child hangs."""
+    """The real `fwadvisor tui` on a pseudo-terminal, resumed on Evidence: start a run, SIGTERM while a child hangs.
+
+    The TUI probes and benchmarks in the same child per framework (`probes.probe_bench`), as `report` does.
+    """
     import pty
 
     for name in ("jax", "tensorflow"):  # shadow the real ones (if any): their probes fail at once, not slowly
@@ -299,11 +302,11 @@ def test_sigterm_to_the_tui_in_a_terminal_ends_its_children_and_exits_143(
         for _attempt in range(5):
             os.write(master, b"s")
             try:
-                wait_for(lambda: _hung(prefix, "probes.fw_torch"), 12, "the probe child to start")
+                wait_for(lambda: _hung(prefix, "probes.probe_bench"), 12, "the probe child to start")
                 break
             except AssertionError:
                 continue
-        wait_for(lambda: _hung(prefix, "probes.fw_torch"), 1, "the probe child to start")
+        wait_for(lambda: _hung(prefix, "probes.probe_bench"), 1, "the probe child to start")
         tool.send_signal(signal.SIGTERM)
         assert time_to_clean(prefix) < LIMIT_S
         tool.wait(15)
@@ -315,7 +318,7 @@ def test_sigterm_to_the_tui_in_a_terminal_ends_its_children_and_exits_143(
     text = b"".join(screen).decode(errors="replace")
     # The last line, after the escape codes that restore the terminal.
     last = text.strip().splitlines()[-1].rpartition("\x1b[?1006l")[2]
-    assert last.startswith("fwadvisor: interrupted by SIGTERM: stopped ") and "probes.fw_torch" in last, last
+    assert last.startswith("fwadvisor: interrupted by SIGTERM: stopped ") and "probes.probe_bench" in last, last
 
 
 def _drain(fd: int, into: list[bytes]) -> None:

@@ -88,16 +88,28 @@ def run_probe(
     return _json(fn(fast=fast, on_event=on_event, cancel=cancel, kb=kb, frameworks=frameworks))
 
 
-def run_bench(
+def probe_and_bench(
     *,
-    preset: str,
-    frameworks: Sequence[str] | None = None,
-    on_event: Callable[[Any], None] | None = None,
-    cancel: threading.Event | None = None,
-) -> dict[str, Any]:
-    """Run the benchmark preset through `frameworks` and return the bench JSON (the core finds the CPU peak)."""
-    fn = _attr("advisor.evidence.bench", "run_bench")
-    return _json(fn(preset=preset, frameworks=frameworks, on_event=on_event, cancel=cancel))
+    preset: str | None,
+    frameworks: Sequence[str] | None,
+    on_probe_event: Callable[[Any], None],
+    on_bench_event: Callable[[Any], None],
+    on_probe_done: Callable[[dict[str, Any]], None],
+    cancel: threading.Event,
+    kb: Any = None,
+    limit: Sequence[str] | None = None,
+) -> dict[str, Any] | None:
+    """Probe, then bench `frameworks` (default: every installed one) in the probe's own children: one import each.
+
+    `limit` narrows the probe to those frameworks; the probe's JSON goes to `on_probe_done` as soon as it is
+    made; the bench JSON is returned (None: no preset, cancelled, or nothing installed to benchmark).
+    """
+    candidates = list(frameworks) if frameworks else list(_attr("advisor.frameworks.registry", "adapters")())
+    found = _attr("advisor.evidence.gather", "probe_and_bench")(
+        kb=kb, preset=preset, candidates=candidates, frameworks=limit, on_event=on_probe_event,
+        on_bench_event=on_bench_event, on_probe_done=lambda probe: on_probe_done(_json(probe)), cancel=cancel,
+    )
+    return None if found.bench is None else _json(found.bench)
 
 
 def stop_children() -> str:
@@ -108,12 +120,6 @@ def stop_children() -> str:
 def children_alive() -> list[int]:
     """PIDs of this app's child processes (and their descendants) still running."""
     return list(_attr("advisor.evidence.children", "CHILDREN").alive())
-
-
-def runnable_frameworks(probe: dict[str, Any] | None) -> list[str]:
-    """Frameworks the probe found installed and importable (what `fwadvisor report` benchmarks too)."""
-    entries = (probe or {}).get("frameworks") or {}
-    return [fid for fid, e in entries.items() if e.get("installed") and e.get("outcome") == "ok"]
 
 
 def event_json(event: Any) -> dict[str, Any]:

@@ -249,27 +249,26 @@ class AdvisorState(App[None]):
         def bench_event(event: Any) -> None:
             screen.post_message(BenchProgress(core.event_json(event)))
 
-        probe: dict[str, Any] | None = None
-        try:
-            probe = core.run_probe(
-                fast=False, on_event=probe_event, cancel=cancel, kb=self.kb, frameworks=self.frameworks
-            )
-        except Exception as exc:  # noqa: BLE001 - the reason is shown; benchmarks can still run
-            self.post_message(ProbeFailed(str(exc)))
-        else:
+        got_probe: list[dict[str, Any]] = []
+
+        def probe_done(probe: dict[str, Any]) -> None:
+            got_probe.append(probe)
             self.post_message(ProbeDone(probe, cancelled=cancel.is_set()))
-        if cancel.is_set() or preset == "none":
-            return
-        frameworks = frameworks or core.runnable_frameworks(probe or self.probe or self.probe_fast)
-        if not frameworks:
-            self.post_message(BenchFailed("no framework is installed and importable here"))
-            return
+
+        # One child per framework: it probes, then runs its benchmarks (TensorFlow's import alone is seconds).
         try:
-            bench = core.run_bench(preset=preset, frameworks=frameworks, on_event=bench_event, cancel=cancel)
-        except Exception as exc:  # noqa: BLE001 - shown on the evidence screen
-            self.post_message(BenchFailed(str(exc)))
+            bench = core.probe_and_bench(
+                preset=None if preset == "none" else preset, frameworks=frameworks, on_probe_event=probe_event,
+                on_bench_event=bench_event, on_probe_done=probe_done, cancel=cancel, kb=self.kb,
+                limit=self.frameworks,
+            )
+        except Exception as exc:  # noqa: BLE001 - the reason is shown on the evidence screen
+            self.post_message(BenchFailed(str(exc)) if got_probe else ProbeFailed(str(exc)))
             return
-        self.post_message(BenchDone(bench, cancelled=cancel.is_set()))
+        if bench is not None:
+            self.post_message(BenchDone(bench, cancelled=cancel.is_set()))
+        elif not cancel.is_set() and preset != "none":
+            self.post_message(BenchFailed("no framework is installed and importable here"))
 
     # --- reports ---------------------------------------------------------------------------------
 
