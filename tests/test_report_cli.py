@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from importlib.util import find_spec
+from importlib.metadata import distributions
 from pathlib import Path
 
 import pytest
@@ -124,4 +124,4 @@ def test_live_report_no_bench_with_the_shipped_knowledge(tmp_path: Path) -> None
         fw = probed.get(entry["framework"])
         assert entry["installed"] == (fw["installed"] if fw else None), entry["framework"]
         assert (entry["status_code"] == "not_probed") == (fw is None), entry["framework"]
-    assert probed["mlx"]["installed"] == (find_spec("mlx") is not None)
+    assert probed["mlx"]["installed"] == any(d.metadata["Name"] == "mlx" for d in distributions())
