@@ -11,7 +11,7 @@ CORE = [
     "advisor.scoring", "advisor.report", "advisor.profile", "advisor.checklist", "advisor.team",
     "advisor.progress", "advisor.frameworks",
 ]
-FORBIDDEN = ["textual", "rich", "torch", "jax", "jaxlib", "tensorflow", "keras", "flax"]
+FORBIDDEN = ["textual", "rich", "torch", "jax", "jaxlib", "tensorflow", "keras", "flax", "mlx"]
 
 
 def _loaded_after(code: str, cli_env: dict[str, str]) -> list[str]:

@@ -1,20 +1,29 @@
-"""The real suite through PyTorch, JAX and TensorFlow (tiny "test" preset), shared by every test in this module."""
+"""The real suite through every installed framework with a bench script (tiny "test" preset), shared by the module.
+
+CI installs PyTorch, JAX, TensorFlow and MLX (.ci/frameworks.txt); the framework list comes from the adapters the
+probe finds installed, so a framework added to the pins is measured here without editing this file.
+"""
 
 from __future__ import annotations
+
+from importlib import metadata
 
 import pytest
 
 from advisor.evidence.bench import BenchEvent, BenchReport, run_bench
+from advisor.frameworks.registry import adapters
 
 pytestmark = pytest.mark.frameworks
 
-FRAMEWORKS = ("pytorch", "jax", "tensorflow")
+#: The installed frameworks that have a benchmark script (Keras runs on its backend's figures).
+FRAMEWORKS = tuple(a.id for a in adapters().values() if a.bench_module and a.installed() is not None)
 PER_FRAMEWORK = ("gemm", "elementwise", "dispatch", "conv", "train_mlp", "train_transformer", "infer_latency")
 
 
 @pytest.fixture(scope="module")
 def suite() -> tuple[BenchReport, list[BenchEvent]]:
     """One run of everything: one child per framework, torchrun with 2 gloo ranks, JAX with 2 host devices."""
+    assert {"pytorch", "jax"} <= set(FRAMEWORKS), FRAMEWORKS  # the all-reduce test below needs both
     events: list[BenchEvent] = []
     report = run_bench(preset="test", frameworks=list(FRAMEWORKS), nproc=2, on_event=events.append)
     return report, events
@@ -63,7 +72,7 @@ def test_eager_and_compiled_training_steps(suite: tuple[BenchReport, list[BenchE
         assert set(mlp) == {"eager", "compiled"}
         assert mlp["compiled"].compile_s is not None and mlp["compiled"].compile_s > 0
         assert mlp["compiled"].params["speedup_vs_eager"] > 0
-    for fw in ("jax", "tensorflow"):  # torch.compile of the transformer is left to the standard preset on CPU
+    for fw in set(FRAMEWORKS) - {"pytorch"}:  # torch.compile of the transformer is left to the standard preset on CPU
         assert {m.variant for m in report.select("train_transformer", fw)} == {"eager", "compiled"}
     torch_skips = {f.benchmark for f in report.failures if f.framework == "pytorch" and f.outcome == "skipped"}
     assert "train_transformer:compiled" in torch_skips
@@ -113,3 +122,16 @@ def test_real_framework_crash_loses_only_that_benchmark(monkeypatch: pytest.Monk
     report = run_bench(preset="test", frameworks=["pytorch"], only=["gemm", "dispatch"], baseline=False)
     assert [(f.benchmark, f.outcome) for f in report.failures] == [("gemm", "crashed")]
     assert [m.benchmark for m in report.results] == ["dispatch"]
+
+
+def test_mlx_is_measured_where_it_is_installed(suite: tuple[BenchReport, list[BenchEvent]]) -> None:
+    """MLX (pinned by CI as mlx[cpu]) yields figures through the same protocol (the tests above check them all)."""
+    assert "mlx" in FRAMEWORKS, "mlx is not installed: pip install -r .ci/frameworks.txt"
+    report, _ = suite
+    figures = report.select(framework="mlx", device="cpu")
+    assert {m.benchmark for m in figures} >= set(PER_FRAMEWORK)
+    assert figures[0].environment["version"] == metadata.version("mlx")
+    assert {m.variant for m in report.select("elementwise", "mlx")} == {"axpy-fp32", "axpy-fp32-compiled"}
+    skipped = {f.benchmark: f for f in report.failures if f.framework == "mlx"}
+    assert set(skipped) == {"transfer", "allreduce"}
+    assert all(f.outcome == "skipped" and f.error for f in skipped.values())

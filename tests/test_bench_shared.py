@@ -19,8 +19,11 @@ TORCH = adapters()["pytorch"]
 needs_torch = pytest.mark.skipif(TORCH.installed() is None, reason="PyTorch is not installed")
 
 
-@needs_torch
-def test_the_probe_child_is_the_bench_child(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("fid", ["pytorch", "mlx"])
+def test_the_probe_child_is_the_bench_child(fid: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    adapter = adapters()[fid]
+    if adapter.installed() is None:
+        pytest.skip(f"{adapter.display_name} is not installed")
     launched: list[str] = []
     real_start = ChildSession.start
 
@@ -29,15 +32,14 @@ def test_the_probe_child_is_the_bench_child(monkeypatch: pytest.MonkeyPatch) -> 
         return real_start(self, *args, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(ChildSession, "start", spy)
-    shared = SharedChildren(preset="test", threads=1, bench_ids=["pytorch"])
-    probed = shared.probe([TORCH], timeout=120, on_event=None, cancel=None)
-    assert probed["pytorch"].outcome == "ok" and probed["pytorch"].import_s
-    member = shared.members.pop("pytorch")
+    shared = SharedChildren(preset="test", threads=1, bench_ids=[fid])
+    probed = shared.probe([adapter], timeout=120, on_event=None, cancel=None)
+    assert probed[fid].outcome == "ok" and probed[fid].import_s
+    member = shared.members.pop(fid)
     assert member.session is not None and member.session.alive
-    report = run_bench(preset="test", frameworks=["pytorch"], only=["gemm"], baseline=False,
-                       started={"pytorch": member})
+    report = run_bench(preset="test", frameworks=[fid], only=["gemm"], baseline=False, started={fid: member})
     assert launched == ["probes.probe_bench"]  # one child for probe and bench: no second import
-    assert any(m.framework == "pytorch" and m.benchmark == "gemm" for m in report.results)
+    assert any(m.framework == fid and m.benchmark == "gemm" for m in report.results)
     assert not report.failures
     assert not member.session.alive  # the run closed the child it adopted
 

@@ -68,6 +68,26 @@ def test_full_probe_frameworks_versions_devices(full_probe: tuple[dict[str, Any]
     assert "is_cuda_build" in data["frameworks"]["tensorflow"]["build"]
 
 
+def test_mlx_is_probed_with_its_version_and_cpu_device(full_probe: tuple[dict[str, Any], str]) -> None:
+    """MLX (pinned by CI as mlx[cpu]): imported in its own child, its version and the devices mlx.core reports."""
+    data, _ = full_probe
+    import importlib.metadata as md
+
+    fw = data["frameworks"]["mlx"]
+    assert fw["outcome"] == "ok", fw
+    assert fw["installed"] is True and fw["distribution"] == "mlx"
+    assert fw["version"] == md.version("mlx")
+    assert fw["import_s"] is not None and fw["import_s"] > 0
+    cpus = [d for d in fw["devices"] if d["kind"] == "cpu"]
+    assert cpus and cpus[0]["id"] == "cpu:0" and cpus[0]["name"]
+    assert fw["build"]["default_device"].startswith("Device(")
+    # A GPU back end (Metal or CUDA) shows as a gpu/mps device with its matmul checked; the CPU build has none.
+    gpus = [d for d in fw["devices"] if d["kind"] != "cpu"]
+    assert len(fw["accelerator_checks"]) == len(gpus)
+    assert (fw["build"]["gpu_backend"] is None) == (not gpus)
+    assert all(c["ok"] for c in fw["accelerator_checks"]), fw["accelerator_checks"]
+
+
 def test_keras_3_is_probed_with_the_backend_it_runs_on(full_probe: tuple[dict[str, Any], str]) -> None:
     data, _ = full_probe
     import importlib.metadata as md
@@ -102,7 +122,7 @@ def test_full_probe_machine_sections(full_probe: tuple[dict[str, Any], str]) -> 
         assert data["gpus"]["status"] == "no_driver"
         assert data["gpus"]["message"].startswith("no NVIDIA driver")
     assert set(data["accelerators"]) == {"tpu", "rocm", "apple_mps", "intel_xpu", "ascend"}
-    assert {r["framework"] for r in data["requirements"]} >= {"pytorch", "jax", "tensorflow"}
+    assert {r["framework"] for r in data["requirements"]} >= {"pytorch", "jax", "tensorflow", "mlx"}
     # Saved probes read back unchanged.
     assert model_json(ProbeReport.from_json(data)) == data
 

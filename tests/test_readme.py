@@ -40,7 +40,7 @@ def test_the_readme_run_command_installs_no_framework() -> None:
     """The run command installs fwadvisor alone: a user's own frameworks are measured where they live."""
     command = _block(README.read_text(), "Set up and run the advisor")
     assert "frameworks.txt" not in command and command.endswith("fwadvisor")
-    for name in ("torch", "jax", "tensorflow"):
+    for name in ("torch", "jax", "tensorflow", "mlx"):
         assert name not in command
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from importlib.metadata import distributions
 from pathlib import Path
 
 import pytest
@@ -116,3 +117,11 @@ def test_live_report_no_bench_with_the_shipped_knowledge(tmp_path: Path) -> None
     assert report["machine"]["hostname"] is None
     assert "probing" in proc.stderr  # progress goes to stderr, data to stdout
     assert json.loads(out.read_text())["ranking"] == report["ranking"]
+    # A framework counts as installed in the ranking exactly where the probe found it; MLX has an adapter, so it is
+    # probed (installed or not), never "no adapter probes it".
+    probed = report["probe"]["frameworks"]
+    for entry in report["ranking"]:
+        fw = probed.get(entry["framework"])
+        assert entry["installed"] == (fw["installed"] if fw else None), entry["framework"]
+        assert (entry["status_code"] == "not_probed") == (fw is None), entry["framework"]
+    assert probed["mlx"]["installed"] == any(d.metadata["Name"] == "mlx" for d in distributions())

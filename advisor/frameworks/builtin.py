@@ -83,3 +83,15 @@ class KerasAdapter(FrameworkAdapter):
     def probe_with(self) -> str | None:
         """Keras imports its backend: probe it in the backend's child, after the backend's own probe."""
         return _KERAS_BACKENDS.get(keras_backend())
+
+
+class MlxAdapter(FrameworkAdapter):
+    """Apple's MLX: Metal on Apple silicon, CUDA with mlx-cuda, and the Linux CPU build (`mlx[cpu]`)."""
+
+    id = "mlx"
+    display_name = "MLX"
+    import_name = "mlx.core"  # the package `mlx` is a namespace; the framework is its compiled `core`
+    distributions = ("mlx",)
+    probe_module = "probes.fw_mlx"
+    typical_probe_s = 0.3  # import 0.05-0.1 s on a 2-core Xeon (mlx[cpu] 0.32.4)
+    bench_module = "probes.bench_mlx"

@@ -16,9 +16,9 @@ GROUP = "fwadvisor.frameworks"
 @cache
 def adapters() -> dict[str, FrameworkAdapter]:
     """All adapters, built-ins first; a plugin that fails to load is skipped with a warning on stderr."""
-    from advisor.frameworks.builtin import JaxAdapter, KerasAdapter, PyTorchAdapter, TensorFlowAdapter
+    from advisor.frameworks.builtin import JaxAdapter, KerasAdapter, MlxAdapter, PyTorchAdapter, TensorFlowAdapter
 
-    builtin = (PyTorchAdapter, JaxAdapter, TensorFlowAdapter, KerasAdapter)
+    builtin = (PyTorchAdapter, JaxAdapter, TensorFlowAdapter, KerasAdapter, MlxAdapter)
     found: dict[str, FrameworkAdapter] = {a.id: a() for a in builtin}
     for ep in metadata.entry_points(group=GROUP):
         try:
