@@ -17,10 +17,11 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from advisor.knowledge.consistency import derive_stewardship
 from advisor.knowledge.facts import field_path, iter_facts
 from advisor.knowledge.loader import parse_file
 from advisor.knowledge.quotes import QUOTED_KINDS, pack_files
-from advisor.knowledge.schema import Basis, Source
+from advisor.knowledge.schema import Basis, Framework, Source, StewardshipFile
 from advisor.yamlio import line_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,11 +55,16 @@ def claim_of(fact: BaseModel) -> str:
 def population(directory: Path, exclude: set[str]) -> list[Drawn]:
     """Every fact whose sources are all quoted, in file and field order, minus the excluded files."""
     out: list[Drawn] = []
-    for path, model in pack_files(directory):
+    files = [(path, *parse_file(path, model)) for path, model in pack_files(directory)]
+    frameworks = {p.id: p for _, p, _ in files if isinstance(p, Framework)}
+    for path, parsed, raw in files:
         shown = path.relative_to(directory.parent).as_posix()
         if shown in exclude:
             continue
-        parsed, raw = parse_file(path, model)
+        if isinstance(parsed, StewardshipFile):
+            # Show what the loader serves (multi_backend, os filled from the framework file), not the raw entry.
+            derived = [derive_stewardship(st, frameworks.get(st.framework)) for st in parsed.frameworks]
+            parsed = parsed.model_copy(update={"frameworks": derived})
         for at in iter_facts(parsed):
             if at.kind not in QUOTED_KINDS or getattr(at.fact, "basis", None) is Basis.JUDGEMENT:
                 continue

@@ -1,0 +1,31 @@
+"""The audit sampler shows stewardship facts as the loader serves them (derived fields filled)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+from advisor.knowledge.loader import validate_dirs
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _sampler():
+    spec = importlib.util.spec_from_file_location("kb_audit_sample", ROOT / "benchmarks" / "kb_audit_sample.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_stewardship_claims_carry_the_loaded_multi_backend() -> None:
+    kb = validate_dirs([])
+    drawn = _sampler().population(ROOT / "knowledge", set())
+    entries = [d for d in drawn if d.file == "knowledge/stewardship.yaml" and d.claim.startswith("framework=")]
+    by_framework = {d.claim.split(";")[0].removeprefix("framework="): d.claim for d in entries}
+    assert by_framework, "no stewardship facts drawn"
+    for fid, claim in by_framework.items():
+        assert f"multi_backend={kb.stewardship[fid].multi_backend}" in claim, fid
+    assert kb.stewardship["keras"].multi_backend is True
