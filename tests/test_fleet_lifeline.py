@@ -17,6 +17,8 @@ from pathlib import Path
 import psutil
 import pytest
 
+from advisor.evidence.children import MARKER
+
 ROOT = Path(__file__).resolve().parent.parent
 NODE_ARGV = ["fleet", "node", "--rank", "0", "--world-size", "1", "--stdout", "--preset", "test", "--fast-probe",
              "--no-allreduce"]
@@ -45,6 +47,23 @@ def _with_descendants(procs: list[psutil.Process]) -> list[psutil.Process]:
     return out
 
 
+def _marked_by(tree: list[psutil.Process]) -> list[psutil.Process]:
+    """Processes carrying the marker of a node in `tree`, even one started after the snapshot was taken."""
+    prefixes = tuple(f"{p.pid}-" for p in tree if _is_node(p))
+    out = []
+    for p in psutil.process_iter() if prefixes else []:
+        with contextlib.suppress(psutil.Error):
+            if p.environ().get(MARKER, "").startswith(prefixes):
+                out.append(p)
+    return out
+
+
+def _is_node(p: psutil.Process) -> bool:
+    with contextlib.suppress(psutil.Error):
+        return "fleet" in p.cmdline()
+    return False
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's")
 def test_a_killed_ray_worker_takes_its_node_and_the_node_s_children_along(cli_env: dict[str, str]) -> None:
     code = ("import sys; from advisor.fleet.ray_run import _node_task; "
@@ -59,7 +78,7 @@ def test_a_killed_ray_worker_takes_its_node_and_the_node_s_children_along(cli_en
         _gone, alive = psutil.wait_procs(tree, timeout=15)
         assert not alive, f"still running after the worker died: {[p.cmdline()[:4] for p in alive]}"
     finally:
-        for p in _with_descendants(tree):  # only what this test started
+        for p in _with_descendants(tree) + _marked_by(tree):  # only what this test started
             with contextlib.suppress(psutil.Error):
                 p.kill()
         if worker.poll() is None:
