@@ -15,11 +15,9 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from advisor.knowledge.facts import FactKind, field_path, iter_facts
-from advisor.knowledge.loader import parse_file
-from advisor.knowledge.quotes import pack_files
+from advisor.knowledge.facts import FactKind
+from advisor.knowledge.quotes import fact_place, pack_facts
 from advisor.knowledge.schema import Basis
-from advisor.yamlio import line_of
 
 #: A dotted version or figure, not part of a longer dotted word (`torch.onnx`, `1.2.3.dev`, an address).
 FIGURE = re.compile(r"(?<![\w.])\d+\.\d+(?:\.\d+)*(?![\w.]*\w)")
@@ -73,16 +71,12 @@ def unquoted_figures(directory: Path) -> list[UnquotedFigure]:
     Package facts are left out (`kb verify` checks them against the index), as are judgements, which say so.
     """
     out: list[UnquotedFigure] = []
-    for path, model in pack_files(directory):
-        parsed, raw = parse_file(path, model)
-        shown = path.relative_to(directory.parent).as_posix()
-        for at in iter_facts(parsed):
-            if at.kind is FactKind.PACKAGE or getattr(at.fact, "basis", None) is Basis.JUDGEMENT:
-                continue
-            if not getattr(at.fact, "sources", None):
-                continue
-            figures = stated_not_quoted(at.fact)
-            if figures:
-                where = at.path or ("sources",)
-                out.append(UnquotedFigure(shown, line_of(raw, where), field_path(where), at.kind, figures))
+    for shown, raw, at in pack_facts(directory):
+        if at.kind is FactKind.PACKAGE or getattr(at.fact, "basis", None) is Basis.JUDGEMENT:
+            continue
+        if not getattr(at.fact, "sources", None):
+            continue
+        figures = stated_not_quoted(at.fact)
+        if figures:
+            out.append(UnquotedFigure(shown, *fact_place(raw, at), at.kind, figures))
     return out

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel
 
-from advisor.knowledge.facts import FactKind, field_path, iter_facts
+from advisor.knowledge.facts import FactAt, FactKind, field_path, iter_facts
 from advisor.knowledge.loader import PACK_FILES, parse_file
 from advisor.knowledge.schema import Basis, Framework
 from advisor.yamlio import line_of
@@ -44,19 +46,29 @@ def pack_files(directory: Path) -> list[tuple[Path, type[BaseModel]]]:
     return files
 
 
-def unquoted_facts(directory: Path) -> list[Unquoted]:
-    """Every fact of one pack (already loaded once, so valid) that lacks a quote for some source."""
-    out: list[Unquoted] = []
+def pack_facts(directory: Path) -> Iterator[tuple[str, Any, FactAt]]:
+    """Every fact of one pack (already loaded once, so valid): its file as shown, the file's raw YAML, the fact."""
     for path, model in pack_files(directory):
         parsed, raw = parse_file(path, model)
         shown = path.relative_to(directory.parent).as_posix()
         for at in iter_facts(parsed):
-            if at.kind not in QUOTED_KINDS or getattr(at.fact, "basis", None) is Basis.JUDGEMENT:
-                continue
-            sources = getattr(at.fact, "sources", [])
-            missing = sum(1 for s in sources if s.quote is None)
-            if missing:
-                # A file-level fact (a framework's licence, maintainer, ...) is named by its `sources` key.
-                where = at.path or ("sources",)
-                out.append(Unquoted(shown, line_of(raw, where), field_path(where), at.kind, missing, len(sources)))
+            yield shown, raw, at
+
+
+def fact_place(raw: Any, at: FactAt) -> tuple[int | None, str]:
+    """The fact's line and field path; a file-level fact (a framework's licence, ...) is named by `sources`."""
+    where = at.path or ("sources",)
+    return line_of(raw, where), field_path(where)
+
+
+def unquoted_facts(directory: Path) -> list[Unquoted]:
+    """Every fact of one pack (already loaded once, so valid) that lacks a quote for some source."""
+    out: list[Unquoted] = []
+    for shown, raw, at in pack_facts(directory):
+        if at.kind not in QUOTED_KINDS or getattr(at.fact, "basis", None) is Basis.JUDGEMENT:
+            continue
+        sources = getattr(at.fact, "sources", [])
+        missing = sum(1 for s in sources if s.quote is None)
+        if missing:
+            out.append(Unquoted(shown, *fact_place(raw, at), at.kind, missing, len(sources)))
     return out

@@ -194,9 +194,8 @@ def recommend(
     floor = (floors or {}).get(top.framework)
     if floor:
         steps.append(Step(code=StepCode.GPU_FLOOR, params={"detail": floor.message}))
-    for sid in resolved.profile.serving:
-        if top.framework not in kb.serving[sid].frameworks:
-            steps.append(Step(code=StepCode.SERVING_GAP, params={"stack": kb.serving[sid].name, "name": name}))
+    for sid, _words in serving_gaps(kb, top.framework, resolved):
+        steps.append(Step(code=StepCode.SERVING_GAP, params={"stack": kb.serving[sid].name, "name": name}))
     if sens.advice_change is not None and sens.verdict != "tie":
         change = sens.advice_change
         steps.append(Step(code=StepCode.CHECK_WEIGHTS, change=change, params={
