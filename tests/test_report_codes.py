@@ -405,3 +405,22 @@ def test_every_step_and_headline_code_has_words_and_the_file_rewrites_them_from_
     data["recommendation"]["next_steps"] = ["edited"] * len(rec.steps)
     again = Report.model_validate(data).recommendation
     assert (again.summary, again.next_steps) == (rec.summary, rec.next_steps)  # programs decide on the codes
+
+
+@pytest.mark.parametrize(("section", "edit"), [
+    ("headline", lambda rec, data: rec["headline"]["params"].clear()),
+    ("step", lambda rec, data: rec["steps"].append(
+        {"code": "tie_criteria", "params": {"name": "x", "criteria": ["a"], "diffs": []}})),
+    ("warning", lambda rec, data: data["warnings"].append({"code": "benchmark_outlier", "params": {}})),
+])
+def test_params_that_do_not_fit_their_code_are_one_line_not_a_traceback(
+    section: str, edit: Any, tmp_path: Any
+) -> None:
+    data = json.loads(_break_even_report().model_dump_json())
+    edit(data["recommendation"], data)
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(data))
+    done = run_cli(["report", "--from-json", str(path), "--markdown"])
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    line = done.stderr.strip()
+    assert "\n" not in line and str(path) in line and f"{section}'s params do not fit its code" in line, line

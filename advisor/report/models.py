@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -144,6 +145,18 @@ class Method(_M):
     reference: str = "docs/scoring.md"
 
 
+@contextlib.contextmanager
+def params_fit(what: str) -> Iterator[None]:
+    """Words written from a file's codes: parameters that do not fit their code are bad input, never a crash.
+
+    A ValueError raised in a validator becomes the loader's one line naming the file and the field.
+    """
+    try:
+        yield
+    except (KeyError, IndexError, TypeError, ValueError, AssertionError) as exc:
+        raise ValueError(f"{what}'s params do not fit its code ({type(exc).__name__}: {exc})") from None
+
+
 class ReportWarning(AssessmentWarning):
     """A warning as the report file carries it: its code and parameters, and the words written from them."""
 
@@ -156,7 +169,8 @@ class ReportWarning(AssessmentWarning):
     @model_validator(mode="after")
     def _words(self) -> ReportWarning:
         if not self.message:  # written at this edge, once, by the one renderer
-            self.message = warning_words(self)
+            with params_fit("the warning"):
+                self.message = warning_words(self)
         return self
 
 
@@ -186,7 +200,8 @@ class ReportExclusion(Exclusion):
     @model_validator(mode="after")
     def _words(self) -> ReportExclusion:
         # Written at this edge, once, by the one renderer (frozen: set through the instance dict).
-        self.__dict__["reasons"] = [exclusion_cause_words(c) for c in self.causes]
+        with params_fit("the exclusion"):
+            self.__dict__["reasons"] = [exclusion_cause_words(c) for c in self.causes]
         return self
 
 
@@ -207,7 +222,8 @@ class ReportBreakEven(BreakEven):
     @model_validator(mode="after")
     def _words(self) -> ReportBreakEven:
         if self.code is not None:  # written at this edge, once, by the one renderer (frozen: the instance dict)
-            self.__dict__["statement"] = break_even_statement(self)
+            with params_fit("the break-even"):
+                self.__dict__["statement"] = break_even_statement(self)
         return self
 
 
@@ -242,8 +258,10 @@ class ReportRecommendation(Recommendation):
     @model_validator(mode="after")
     def _words(self) -> ReportRecommendation:
         if self.headline is not None:  # written at this edge, once, by the one renderer; older files keep theirs
-            self.__dict__["summary"] = headline_words(self.headline, self.audience)
-            self.__dict__["next_steps"] = [step_words(s, self.break_even, self.install) for s in self.steps]
+            with params_fit("the headline"):
+                self.__dict__["summary"] = headline_words(self.headline, self.audience)
+            with params_fit("a step"):
+                self.__dict__["next_steps"] = [step_words(s, self.break_even, self.install) for s in self.steps]
             self.__dict__["break_even_at"] = next(
                 (i for i, s in enumerate(self.steps) if s.code is StepCode.BREAK_EVEN), None)
         return self
