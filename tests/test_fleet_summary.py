@@ -20,6 +20,7 @@ import pytest
 from advisor.fleet import FindingCode, FleetSummary, NodeInput, NodeOptions, run_node, summarize
 from advisor.fleet.launcher import explicit_launcher
 from advisor.jsonio import model_json
+from advisor.team import SavedKind, saved_report
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -37,7 +38,8 @@ def _with_figure(report: dict[str, Any], value: float) -> dict[str, Any]:
 
 
 def _nodes(*reports: dict[str, Any]) -> list[NodeInput]:
-    return [NodeInput(f"node-{i:04d}", r, i) for i, r in enumerate(reports)]
+    return [NodeInput(f"node-{i:04d}", saved_report(r, f"node-{i:04d}", SavedKind.REPORT), i)
+            for i, r in enumerate(reports)]
 
 
 def _codes(summary: FleetSummary) -> dict[FindingCode, list[Any]]:
@@ -137,6 +139,7 @@ def test_a_ray_tasks_answer_is_a_report_or_a_named_failure(base) -> None:  # typ
 
     ok = read_answer(2, {"rc": 0, "stdout": json.dumps(base).encode(), "stderr": b""})
     assert isinstance(ok, NodeInput) and (ok.label, ok.rank) == ("node-0002", 2)
+    assert ok.text == json.dumps(base).encode()  # `fleet run --out` saves the node's report as it came
     cases = {
         FailureKind.KILLED: {"rc": -9, "stdout": b"", "stderr": b""},
         FailureKind.TIMED_OUT: {"rc": None, "timed_out": True, "stdout": b"", "stderr": b"gemm...\n"},
@@ -152,7 +155,9 @@ def test_a_ray_tasks_answer_is_a_report_or_a_named_failure(base) -> None:  # typ
 
 def test_a_noisy_figure_never_calls_a_node_slow_planted_second_host(kb, base) -> None:  # type: ignore[no-untyped-def]
     noisy = _with_figure(base, 50.0)
-    noisy["benchmarks"]["results"][0]["warnings"] = [{"code": "unstable", "message": "IQR 30% of the median"}]
+    # As the bench writes a warning: the sentence in `warnings`, its code beside it in `warning_codes`.
+    noisy["benchmarks"]["results"][0]["warnings"] = ["IQR 30% of the median"]
+    noisy["benchmarks"]["results"][0]["warning_codes"] = [{"code": "unstable", "params": {"rel_iqr": 0.3}}]
     busy = _with_figure(base, 50.0)
     busy["benchmarks"]["environment"] = {"machine_state": {"busy": True}}
     for odd in (noisy, busy):

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,7 +15,7 @@ from advisor.errors import ReportError, UsageError
 from advisor.jsonio import model_json
 from advisor.knowledge import load_knowledge
 from advisor.privacy import scrub_text
-from advisor.team import classify, load_reports, merge_reports, recommended_framework
+from advisor.team import SavedKind, classify, load_reports, merge_reports, saved_report
 
 ROOT = Path(__file__).resolve().parent.parent
 TEAM = ROOT / "tests" / "fixtures" / "team"
@@ -39,12 +40,12 @@ def test_fake_gpu_schema2_and_corrupt_reports_merge(fkb) -> None:  # type: ignor
     alice, bob = summary.machines
     assert alice.label == "alice-ws" and bob.label == "bob-laptop"
     # The fake GPU machine: JAX is installed but its probe saw only the CPU -> reinstall with the CUDA line.
-    assert alice.accelerator["status"] == "after_install"
+    assert alice.accelerator.status.value == "after_install"
     assert alice.checklist.backend.value == "nvidia_cuda"
     assert alice.checklist.item("install.nvidia_cuda.jax").code == 'pip install -U "jax[cuda12]"'  # type: ignore[union-attr]
-    assert [b["benchmark"] for b in alice.benchmarks] == ["gemm", "train_mlp"]  # JAX's figures only
+    assert [b.benchmark for b in alice.benchmarks] == ["gemm", "train_mlp"]  # JAX's figures only
     # The other-schema machine: CPU only, Python 3.10 is too old for JAX in the fixture base.
-    assert bob.accelerator["status"] == "no"
+    assert bob.accelerator.status.value == "no"
     assert [n.kind for n in bob.checklist.needs] == ["python"]
     assert bob.benchmarks == ()
     text = " ".join(summary.warnings)
@@ -87,7 +88,7 @@ def test_fake_gpu_old_driver_needs_upgrade(fkb, tmp_path: Path) -> None:  # type
     path.write_text(json.dumps(report))
     summary = merge_reports(fkb, [path], framework="jax")
     (m,) = summary.machines
-    assert m.accelerator["status"] == "needs_upgrade"
+    assert m.accelerator.status.value == "needs_upgrade"
     assert [n.kind for n in m.checklist.needs] == ["driver"]
     assert "(driver)" in summary.to_markdown()
 
@@ -123,7 +124,7 @@ def test_report_without_probe_is_unknown_not_a_crash(fkb, tmp_path: Path) -> Non
     path.write_text(json.dumps({"schema_version": "1.0", "recommendation": {"framework": "tensorflow"}}))
     summary = merge_reports(fkb, [path])
     (m,) = summary.machines
-    assert summary.framework == "tensorflow" and m.accelerator["status"] == "unknown"
+    assert summary.framework == "tensorflow" and m.accelerator.status.value == "unknown"
     assert any("has no probe section" in w for w in summary.warnings)
     assert "| Python | unknown |" in summary.to_markdown()
 
@@ -178,9 +179,12 @@ def test_duplicate_labels_are_made_unique(fkb, tmp_path: Path) -> None:  # type:
 
 
 def test_recommended_framework_shapes() -> None:
-    assert recommended_framework({"recommendation": {"framework": "jax"}}) == "jax"
-    assert recommended_framework({"recommendation": {"framework": None}, "ranking": [{"framework": "mlx"}]}) == "mlx"
-    assert recommended_framework({}) is None
+    def recommended(data: dict[str, Any]) -> str | None:
+        return saved_report(data, "r.json", SavedKind.REPORT).recommendation
+
+    assert recommended({"recommendation": {"framework": "jax"}}) == "jax"
+    assert recommended({"recommendation": {"framework": None}, "ranking": [{"framework": "mlx"}]}) == "mlx"
+    assert recommended({}) is None
 
 
 # --- the command line, with the shipped knowledge base ----------------------------------------------------------
@@ -263,7 +267,7 @@ def test_real_report_merges_beside_fake_gpu_and_corrupt(kb) -> None:  # type: ig
     assert [s.path for s in summary.skipped] == [str(CORRUPT)]
     real, alice = summary.machines
     assert real.label == "real-cpu-no-bench"  # no host name without --identify: the file name stands in
-    assert real.checklist.backend.value == "cpu" and real.accelerator["status"] == "no"
+    assert real.checklist.backend.value == "cpu" and real.accelerator.status.value == "no"
     assert real.recommendation == json.loads(REAL.read_text())["recommendation"]["framework"]
     assert alice.checklist.backend.value == "nvidia_cuda"
     md = summary.to_markdown()

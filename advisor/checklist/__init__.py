@@ -4,7 +4,7 @@ The checklist is data first (frozen pydantic dataclasses, JSON from `checklist_d
 Item ids come from content keys (`install.cpu.jax`, `concept.autograd`, `pitfall.jax.prng_keys`),
 never from positions, so ticks stored by `advisor.progress` survive a regenerated checklist even
 when the knowledge base gains or loses entries. The probe is the `ProbeReport` model; a report file from
-another machine or version is read into it at its edge (`advisor.team.reading.probe_model_of`), where
+another machine or version is read into it at its edge (`advisor.team.saved_report`), where
 what it lacks becomes "unknown" rather than an exception.
 """
 

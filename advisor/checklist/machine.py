@@ -1,7 +1,7 @@
 """What the probe says about the machine: backends, driver and CUDA versions, Python, a summary line.
 
 The probe is the `ProbeReport` model: a live probe, or a report file read at its edge
-(`advisor.team.reading.probe_model_of`), where what an older or foreign file lacks became unknown.
+(`advisor.team.saved_report`), where what an older or foreign file lacks became unknown.
 """
 
 from __future__ import annotations

@@ -2,26 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-from advisor.errors import ReportError
 from advisor.evidence.bench.collective_model import AllReduceReport, RunOutcome, merge_reports
 from advisor.fleet.models import AllReduceRow, Finding, FindingCode, FleetAllReduce
 
 #: A node's share that ended so says nothing is wrong with it (one node, or no leader to meet).
 _QUIET = (RunOutcome.OK, RunOutcome.SKIPPED)
-
-
-def read_section(data: Mapping[str, Any]) -> AllReduceReport | None:
-    """A node report's `allreduce` section, or None where it has none or one that cannot be read."""
-    section = data.get("allreduce")
-    if not isinstance(section, Mapping):
-        return None
-    try:
-        return AllReduceReport.from_json(section)
-    except (ReportError, KeyError, TypeError, ValueError):
-        return None  # a section that cannot be read counts as none: the node's other evidence still stands
 
 
 def intra_figures(report: AllReduceReport | None) -> tuple[dict[str, float], dict[str, tuple[str, bool]], list[str]]:

@@ -23,6 +23,7 @@ from advisor.fleet.launcher import node_file_name
 from advisor.fleet.models import FailedNode, FailureKind
 from advisor.fleet.summary import NodeInput
 from advisor.sanitize import one_line
+from advisor.team.saved_report import SavedKind, saved_report
 
 T = TypeVar("T")
 
@@ -160,7 +161,7 @@ def read_answer(rank: int, answer: Mapping[str, Any]) -> NodeInput | FailedNode:
         return FailedNode(label=label, rank=rank, kind=FailureKind.BAD_REPORT, detail=one_line(str(exc))[:200])
     if not isinstance(data, dict) or "schema_version" not in data:
         return FailedNode(label=label, rank=rank, kind=FailureKind.BAD_REPORT, detail="not an fwadvisor report")
-    return NodeInput(label=label, data=data, rank=rank)
+    return NodeInput(label=label, report=saved_report(data, label, SavedKind.REPORT), rank=rank, text=raw)
 
 
 def _exception_failure(rank: int, exc: BaseException) -> FailedNode:

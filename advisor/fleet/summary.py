@@ -15,10 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from advisor.checklist import machine_summary
-from advisor.errors import ReportError
+from advisor.checklist import MachineSummary, machine_summary
 from advisor.evidence.probe import ProbeReport
-from advisor.fleet.allreduce_summary import fleet_allreduce, intra_figures, read_section
+from advisor.fleet.allreduce_summary import fleet_allreduce, intra_figures
 from advisor.fleet.models import (
     FailedNode,
     Finding,
@@ -33,7 +32,8 @@ from advisor.knowledge.base import KnowledgeBase
 from advisor.privacy import RECORDED_ENV
 from advisor.profile import Profile
 from advisor.scoring.fleet import gpu_floor, team_fleet
-from advisor.team.reading import load_reports, probe_model_of, probe_of, recommended_framework
+from advisor.team.reading import load_reports
+from advisor.team.saved_report import SavedReport
 
 #: A node whose figure is this much worse than the median of the other nodes of its type is named slow.
 SLOW_THRESHOLD_PCT = 20.0
@@ -49,9 +49,10 @@ class NodeInput:
     """One node's report: from a file (`source`) or handed over in memory (`fleet run --ray`)."""
 
     label: str
-    data: Mapping[str, Any]
+    report: SavedReport
     rank: int | None = None
     source: str | None = None
+    text: bytes | None = None  # the report as it came from the node (`fleet run --ray`), to save it as it was
 
 
 def label_for(path: str | Path) -> tuple[str, int | None]:
@@ -67,73 +68,59 @@ def read_node_files(paths: Sequence[str | Path]) -> tuple[list[NodeInput], list[
     nodes = []
     for report in loaded:
         label, rank = label_for(report.path)
-        nodes.append(NodeInput(label, report.data, rank, report.path))
+        nodes.append(NodeInput(label, report, rank, report.path))
     return nodes, [Finding(code=FindingCode.FILE_SKIPPED, nodes=[label_for(s.path)[0]], reason=s.reason)
                    for s in skipped]
 
 
-def _gpus(probe: Mapping[str, Any]) -> tuple[str | None, int, list[str]]:
-    devices = [d for d in ((probe.get("gpus") or {}).get("devices") or []) if isinstance(d, Mapping)]
-    names = Counter(str(d.get("name")) for d in devices if d.get("name"))
-    ccs = [str(d["compute_capability"]) for d in devices if isinstance(d.get("compute_capability"), str)]
+def _gpus(probe: ProbeReport | None) -> tuple[str | None, int, list[str]]:
+    devices = probe.gpus.devices if probe is not None else []
+    names = Counter(d.name for d in devices if d.name)
+    ccs = [d.compute_capability for d in devices if d.compute_capability]
     return (names.most_common(1)[0][0] if names else None), len(devices), ccs
 
 
-def _settings(probe: Mapping[str, Any], machine: Mapping[str, Any]) -> dict[str, str]:
+def _settings(probe: ProbeReport | None, machine: MachineSummary) -> dict[str, str]:
     out = {k: str(machine[k]) for k in ("os", "python", "nvidia_driver", "cuda_driver", "usable_cores")
            if machine.get(k) not in (None, "", "unknown")}
     total = machine.get("memory_total_bytes")
     if isinstance(total, int) and total > 0:
         out["memory"] = f"{total / 2**30:.0f} GiB"
-    env = (probe.get("software") or {}).get("env") or {}
-    out.update({f"${k}": str(v) for k, v in env.items() if k in RECORDED_ENV and isinstance(v, str)})
+    env = probe.software.env if probe is not None else {}
+    out.update({f"${k}": v for k, v in env.items() if k in RECORDED_ENV})
     return out
 
 
-def _figures(data: Mapping[str, Any]) -> tuple[dict[str, float], dict[str, tuple[str, bool]], list[str]]:
+def _figures(report: SavedReport) -> tuple[dict[str, float], dict[str, tuple[str, bool]], list[str]]:
     """A node's figures by key, their unit and direction, and the keys too noisy (or too busy) to judge it by."""
-    raw = data.get("benchmarks")
-    bench: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
-    results = bench.get("results")
-    state = (bench.get("environment") or {}).get("machine_state") if isinstance(bench.get("environment"), Mapping) \
-        else None
-    busy = isinstance(state, Mapping) and state.get("busy") is True
     figures: dict[str, float] = {}
     meta: dict[str, tuple[str, bool]] = {}
     noisy: list[str] = []
-    for r in results if isinstance(results, list) else []:
-        value = r.get("value") if isinstance(r, Mapping) else None
-        if not isinstance(value, int | float) or isinstance(value, bool) or value != value:
-            continue
-        key = " ".join(str(r.get(k)) for k in ("framework", "benchmark", "variant", "device") if r.get(k))
-        figures[key] = float(value)
-        meta[key] = (str(r.get("unit") or ""), bool(r.get("higher_is_better", True)))
-        codes = {w.get("code") if isinstance(w, Mapping) else None for w in r.get("warnings") or []}
+    for r in report.figures:
+        key = " ".join(x for x in (r.framework, r.benchmark, r.variant, r.device) if x)
+        figures[key] = r.value
+        meta[key] = (r.unit, r.higher_is_better)
         # An error metric (agreement) is no speed; a noise-bound figure or a busy machine cannot call a node slow.
-        if busy or codes & _NOISY or r.get("benchmark") == "agreement":
+        if report.busy or {w.code.value for w in r.warnings} & _NOISY or r.benchmark == "agreement":
             noisy.append(key)
     return figures, meta, noisy
 
 
 def _node(item: NodeInput, kb_frameworks: Sequence[str]) -> tuple[FleetNode, list[str], dict[str, tuple[str, bool]]]:
-    probe = probe_of(item.data) or {}
-    machine = machine_summary(probe_model_of(item.data))
+    probe = item.report.probe
+    machine = machine_summary(probe)
     gpu, count, ccs = _gpus(probe)
-    frameworks = {}
-    for fid, entry in (probe.get("frameworks") or {}).items():
-        if fid in kb_frameworks and isinstance(entry, Mapping):
-            frameworks[fid] = FrameworkState(
-                installed=entry.get("installed") if isinstance(entry.get("installed"), bool) else None,
-                version=str(entry["version"]) if entry.get("version") else None,
-                outcome=str(entry["outcome"]) if entry.get("outcome") else None)
-    figures, meta, noisy = _figures(item.data)
-    more, more_meta, more_noisy = intra_figures(read_section(item.data))  # the node's own intra-node all-reduce
+    frameworks = {fid: FrameworkState(installed=entry.installed, version=entry.version or None,
+                                      outcome=entry.outcome or None)
+                  for fid, entry in (probe.frameworks.items() if probe is not None else ()) if fid in kb_frameworks}
+    figures, meta, noisy = _figures(item.report)
+    more, more_meta, more_noisy = intra_figures(item.report.allreduce)  # the node's own intra-node all-reduce
     figures, meta, noisy = {**figures, **more}, {**meta, **more_meta}, noisy + more_noisy
     node = FleetNode(
         label=item.label, rank=item.rank, source=item.source, type_id="", cpu=str(machine.get("cpu")),
         gpu=gpu, gpu_count=count, usable_cores=machine.get("usable_cores"),
         memory_total_bytes=machine.get("memory_total_bytes"), settings=_settings(probe, machine),
-        frameworks=frameworks, figures=figures, untrusted=noisy, recommendation=recommended_framework(item.data))
+        frameworks=frameworks, figures=figures, untrusted=noisy, recommendation=item.report.recommendation)
     return node, ccs, meta
 
 
@@ -204,17 +191,6 @@ def _framework_findings(nodes: list[FleetNode], kb_frameworks: Sequence[str]) ->
     return findings
 
 
-def _probe_model(data: Mapping[str, Any]) -> ProbeReport | None:
-    """A node report's probe as the model; None where it has none or it cannot be read (the file is still listed)."""
-    raw = probe_of(data)
-    if raw is None:
-        return None
-    try:
-        return ProbeReport.from_json(raw)
-    except ReportError:
-        return None
-
-
 def _cc(text: str) -> tuple[int, int]:
     major, _, minor = text.partition(".")
     return (int(major), int(minor)) if major.isdigit() and minor.isdigit() else (99, 99)
@@ -222,7 +198,7 @@ def _cc(text: str) -> tuple[int, int]:
 
 def _floor_findings(kb: KnowledgeBase, inputs: list[NodeInput], nodes: list[FleetNode],
                     ccs: Mapping[str, list[str]]) -> list[Finding]:
-    fleet = [e for item in inputs for e in team_fleet(Profile(), _probe_model(item.data))]
+    fleet = [e for item in inputs for e in team_fleet(Profile(), item.report.probe)]
     findings = []
     for fid in kb.frameworks:
         found = gpu_floor(kb, fid, fleet)
@@ -252,7 +228,7 @@ def summarize(
     for item in inputs:  # two folders may both hold a node-0001.json: each stays a node of its own
         seen[item.label] += 1
         label = item.label if seen[item.label] == 1 else f"{item.label} ({seen[item.label]})"
-        unique.append(NodeInput(label, item.data, item.rank, item.source))
+        unique.append(NodeInput(label, item.report, item.rank, item.source, item.text))
     inputs = unique
     built = [_node(item, kb_frameworks) for item in inputs]
     meta: dict[str, tuple[str, bool]] = {}
@@ -283,7 +259,7 @@ def summarize(
                                     nodes=[label for t in minority for label in t.nodes]))
     findings += _framework_findings(nodes, kb_frameworks)
     findings += _floor_findings(kb, list(inputs), nodes, {n.label: c for n, c, _m in built})
-    sections = [(item.label, section) for item in inputs if (section := read_section(item.data)) is not None]
+    sections = [(item.label, section) for item in inputs if (section := item.report.allreduce) is not None]
     allreduce, allreduce_findings = fleet_allreduce(sections)
     findings += allreduce_findings
     nodes.sort(key=lambda n: (n.rank is None, n.rank or 0, n.label))

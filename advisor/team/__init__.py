@@ -15,47 +15,47 @@ version, or one missing sections, is used for what it has and warned about. Noth
 for one bad file; only "no usable report at all" and unknown ids are errors.
 """
 
-from advisor.team.merge import accelerator_verdict, merge_reports
+from advisor.team.merge import accelerator_verdict, merge_reports, seen_framework
 from advisor.team.reading import (
     MAX_REPORT_BYTES,
     REPORT_SCHEMA_VERSION,
     classify,
-    current_framework_of,
-    knowledge_version_of,
     load_reports,
-    machine_label,
-    probe_model_of,
-    probe_of,
     read_json_file,
     read_report,
-    recommended_framework,
     report_warnings,
-    targets_of,
-    team_hardware_of,
 )
-from advisor.team.summary import SCHEMA, LoadedReport, MachineEntry, Skipped, TeamSummary
+from advisor.team.saved_report import SavedKind, SavedReport, probe_section, saved_report
+from advisor.team.summary import (
+    SCHEMA,
+    AcceleratorStatus,
+    AcceleratorVerdict,
+    MachineEntry,
+    SeenFramework,
+    Skipped,
+    TeamSummary,
+)
 
 __all__ = [
     "MAX_REPORT_BYTES",
     "REPORT_SCHEMA_VERSION",
     "SCHEMA",
-    "LoadedReport",
+    "AcceleratorStatus",
+    "AcceleratorVerdict",
     "MachineEntry",
+    "SavedKind",
+    "SavedReport",
+    "SeenFramework",
     "Skipped",
     "TeamSummary",
     "accelerator_verdict",
     "classify",
-    "current_framework_of",
-    "knowledge_version_of",
     "load_reports",
-    "machine_label",
     "merge_reports",
-    "probe_model_of",
-    "probe_of",
+    "probe_section",
     "read_json_file",
     "read_report",
-    "recommended_framework",
     "report_warnings",
-    "targets_of",
-    "team_hardware_of",
+    "saved_report",
+    "seen_framework",
 ]

@@ -3,83 +3,71 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from advisor.checklist import HARDWARE_LABELS, Checklist, build_checklist, detect_backends, machine_summary
 from advisor.errors import ReportError, UsageError
 from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.schema import Hardware
-from advisor.team.reading import (
-    FrameworkStatus,
-    current_framework_of,
-    framework_status_of,
-    knowledge_version_of,
-    load_reports,
-    machine_label,
-    probe_model_of,
-    recommended_framework,
-    targets_of,
-)
-from advisor.team.summary import LoadedReport, MachineEntry, TeamSummary
+from advisor.team.reading import load_reports
+from advisor.team.saved_report import SavedReport
+from advisor.team.summary import AcceleratorStatus, AcceleratorVerdict, MachineEntry, SeenFramework, TeamSummary
 
 if TYPE_CHECKING:
     from advisor.evidence.probe import ProbeReport
 
 
+def seen_framework(probe: ProbeReport | None, framework: str) -> SeenFramework:
+    """Whether the machine has `framework` installed, its version, and whether it reached an accelerator."""
+    entry = probe.frameworks.get(framework) if probe is not None else None
+    if entry is None:
+        return SeenFramework()
+    reached = tuple(str(d.get("name") or d.get("kind")) for d in entry.devices if d.get("kind") != "cpu")
+    return SeenFramework(installed=entry.installed, version=entry.version, outcome=entry.outcome,
+                         accelerator_ok=entry.accelerator_ok, accelerators=reached)
+
+
 def accelerator_verdict(
-    probe: ProbeReport | None, status: FrameworkStatus, checklist: Checklist, framework_name: str
-) -> dict[str, str]:
+    probe: ProbeReport | None, status: SeenFramework, checklist: Checklist, framework_name: str
+) -> AcceleratorVerdict:
     """Whether this machine can run the framework on an accelerator, and why: the team table's key row."""
     if probe is None:
-        return {"status": "unknown", "detail": "the report has no probe of the machine"}
+        return AcceleratorVerdict(status=AcceleratorStatus.UNKNOWN, detail="the report has no probe of the machine")
     accels = [d for d in detect_backends(probe) if d.backend != Hardware.CPU]
-    if status["accelerator_ok"] is True:
-        seen = [str(d.get("name") or d.get("kind")) for d in status["devices"] if d.get("kind") != "cpu"]
-        where = ", ".join(seen) or ", ".join(d.detail for d in accels) or "an accelerator"
-        return {"status": "yes", "detail": f"{framework_name} {status['version'] or ''} already runs on {where}"}
+    if status.accelerator_ok is True:
+        where = ", ".join(status.accelerators) or ", ".join(d.detail for d in accels) or "an accelerator"
+        return AcceleratorVerdict(status=AcceleratorStatus.YES,
+                                  detail=f"{framework_name} {status.version or ''} already runs on {where}")
     if not accels:
-        return {"status": "no", "detail": "no accelerator found: CPU only"}
+        return AcceleratorVerdict(status=AcceleratorStatus.NO, detail="no accelerator found: CPU only")
     if checklist.backend == Hardware.CPU:
         names = ", ".join(f"{d.detail} ({HARDWARE_LABELS[d.backend]})" for d in accels)
-        return {"status": "no", "detail": f"{names} present, but {framework_name} has no usable route for it"}
+        return AcceleratorVerdict(status=AcceleratorStatus.NO,
+                                  detail=f"{names} present, but {framework_name} has no usable route for it")
     label = HARDWARE_LABELS[checklist.backend]
     if any(n.kind == "driver" for n in checklist.needs):
-        return {
-            "status": "needs_upgrade",
-            "detail": f"{label} present; upgrade the driver, then install the {label} build",
-        }
-    if status["installed"] is True:
-        return {
-            "status": "after_install",
-            "detail": f"{label} present, but the installed {framework_name} does not use it: "
+        return AcceleratorVerdict(status=AcceleratorStatus.NEEDS_UPGRADE,
+                                  detail=f"{label} present; upgrade the driver, then install the {label} build")
+    if status.installed is True:
+        return AcceleratorVerdict(
+            status=AcceleratorStatus.AFTER_INSTALL,
+            detail=f"{label} present, but the installed {framework_name} does not use it: "
             f"reinstall with the {label} line in the checklist",
-        }
-    return {"status": "after_install", "detail": f"{label} present: install the {label} build (see the checklist)"}
-
-
-def _benchmarks(data: Mapping[str, Any], framework: str) -> tuple[dict[str, Any], ...]:
-    bench = data.get("benchmarks")
-    results = bench.get("results") if isinstance(bench, Mapping) else None
-    if not isinstance(results, list):
-        return ()
-    keep = ("benchmark", "variant", "device", "metric", "value", "unit", "higher_is_better", "warnings")
-    return tuple(
-        {k: r.get(k) for k in keep if k in r}
-        for r in results
-        if isinstance(r, Mapping) and r.get("framework") == framework
-    )
+        )
+    return AcceleratorVerdict(status=AcceleratorStatus.AFTER_INSTALL,
+                              detail=f"{label} present: install the {label} build (see the checklist)")
 
 
 def _choose_framework(
-    kb: KnowledgeBase, loaded: Sequence[LoadedReport], framework: str | None, warnings: list[str]
+    kb: KnowledgeBase, loaded: Sequence[SavedReport], framework: str | None, warnings: list[str]
 ) -> tuple[str, str]:
     if framework is not None:
         if framework not in kb.frameworks:
             raise UsageError.unknown("framework", framework, kb.frameworks, field="--framework")
         return framework, "chosen with --framework"
-    votes = Counter(r for r in (recommended_framework(x.data) for x in loaded) if r in kb.frameworks)
+    votes = Counter(r for r in (x.recommendation for x in loaded) if r in kb.frameworks)
     if not votes:
         raise UsageError(
             "no report carries a recommendation this knowledge base knows; pass --framework ID", field="--framework"
@@ -113,7 +101,7 @@ def merge_reports(
         warnings += [f"{report.path}: {w}" for w in report.warnings]
     fid, chosen_by = _choose_framework(kb, loaded, framework, warnings)
     fw = kb.frameworks[fid]
-    versions = {r.path: knowledge_version_of(r.data) for r in loaded}
+    versions = {r.path: r.knowledge_version for r in loaded}
     distinct = sorted({v for v in versions.values() if v})
     if len(distinct) > 1:
         warnings.append(
@@ -124,7 +112,7 @@ def merge_reports(
     elif distinct and distinct[0] != kb.version:
         warnings.append(f"the reports were made with knowledge version {distinct[0]}; checklists use {kb.version}")
     if from_framework is None:
-        currents = {current_framework_of(r.data) for r in loaded} - {None}
+        currents = {r.current_framework for r in loaded} - {None}
         if len(currents) == 1:
             (current,) = currents
             if current in kb.frameworks and current != fid:
@@ -132,19 +120,19 @@ def merge_reports(
     team_targets = list(targets)
     if not team_targets:
         for report in loaded:
-            for t in targets_of(report.data):
+            for t in report.targets:
                 if t in kb.targets and t not in team_targets:
                     team_targets.append(t)
     machines: list[MachineEntry] = []
     labels: Counter[str] = Counter()
     for report in loaded:
-        probe = probe_model_of(report.data)
-        label = machine_label(report.data, report.path)
+        probe = report.probe
+        label = report.label
         labels[label] += 1
         if labels[label] > 1:
             label = f"{label} ({labels[label]})"
         checklist = build_checklist(kb, fid, probe, from_framework=from_framework, targets=team_targets)
-        status = framework_status_of(report.data, fid)
+        status = seen_framework(probe, fid)
         machines.append(
             MachineEntry(
                 label=label,
@@ -152,8 +140,8 @@ def merge_reports(
                 machine=machine_summary(probe),
                 framework_status=status,
                 accelerator=accelerator_verdict(probe, status, checklist, fw.name),
-                benchmarks=_benchmarks(report.data, fid),
-                recommendation=recommended_framework(report.data),
+                benchmarks=report.framework_figures(fid),
+                recommendation=report.recommendation,
                 knowledge_version=versions[report.path],
                 checklist=checklist,
                 warnings=report.warnings,

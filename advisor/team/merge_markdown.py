@@ -6,7 +6,7 @@ they are shown once, and an item found on some machines only, or worded differen
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +15,8 @@ from advisor.checklist.model import item_markdown
 from advisor.sanitize import markdown_text as md
 
 if TYPE_CHECKING:
-    from advisor.team.summary import MachineEntry, TeamSummary
+    from advisor.evidence.bench.results import Measurement
+    from advisor.team.summary import MachineEntry, SeenFramework, TeamSummary
 
 
 def team_summary_markdown(summary: TeamSummary) -> str:
@@ -41,7 +42,7 @@ def team_summary_markdown(summary: TeamSummary) -> str:
     lines.append("")
     lines += [f"## Who can run {name} on an accelerator", ""]
     for m in summary.machines:
-        lines.append(f"- **{m.label}**: {m.accelerator['status'].replace('_', ' ')} — {m.accelerator['detail']}")
+        lines.append(f"- **{m.label}**: {m.accelerator.status.value.replace('_', ' ')} — {m.accelerator.detail}")
     lines.append("")
     lines += ["## Upgrades needed", ""]
     needs = [(m.label, n) for m in summary.machines for n in m.checklist.needs]
@@ -144,7 +145,7 @@ def _machines_table(summary: TeamSummary) -> list[str]:
         ),
         (f"{summary.framework_name} installed", [_installed_cell(m.framework_status) for m in ms]),
         ("Install for", [HARDWARE_LABELS[m.checklist.backend] for m in ms]),
-        ("On an accelerator", [m.accelerator["status"].replace("_", " ") for m in ms]),
+        ("On an accelerator", [m.accelerator.status.value.replace("_", " ") for m in ms]),
         ("Needs", [", ".join(f"{n.kind} upgrade" for n in m.checklist.needs) or "nothing" for m in ms]),
         ("Recommended", [m.recommendation for m in ms]),
         ("Knowledge version", [m.knowledge_version for m in ms]),
@@ -154,17 +155,17 @@ def _machines_table(summary: TeamSummary) -> list[str]:
     return [head, sep] + [f"| {name} | " + " | ".join(_cell(v) for v in values) + " |" for name, values in rows]
 
 
-def _installed_cell(status: Mapping[str, Any]) -> str:
-    if status.get("installed") is True:
-        return f"yes ({status.get('version') or 'version unknown'})"
-    if status.get("installed") is False:
+def _installed_cell(status: SeenFramework) -> str:
+    if status.installed is True:
+        return f"yes ({status.version or 'version unknown'})"
+    if status.installed is False:
         return "no"
     return "unknown"
 
 
-def _bench_key(result: Mapping[str, Any]) -> str:
-    variant = f" {result['variant']}" if result.get("variant") else ""
-    return f"{result.get('benchmark', '?')}{variant} ({result.get('device', '?')})"
+def _bench_key(result: Measurement) -> str:
+    variant = f" {result.variant}" if result.variant else ""
+    return f"{result.benchmark}{variant} ({result.device})"
 
 
 def _bench_table(summary: TeamSummary) -> list[str]:
@@ -192,11 +193,8 @@ def _bench_table(summary: TeamSummary) -> list[str]:
     return out
 
 
-def _figure(result: Mapping[str, Any]) -> str:
-    value = result.get("value")
-    if not isinstance(value, int | float) or isinstance(value, bool):
-        return "unknown"
-    text = f"{value:.3g} {result.get('unit', '')}".strip()
-    if result.get("warnings"):
+def _figure(result: Measurement) -> str:
+    text = f"{result.value:.3g} {result.unit}".strip()
+    if result.warnings:
         text += " (!)"
     return _cell(text)

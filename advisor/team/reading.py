@@ -5,17 +5,15 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import Any
 
 from advisor import limits
 from advisor.errors import ReportError
 from advisor.inputs import read_input_text
 from advisor.report import SCHEMA_VERSION
 from advisor.team.sanity import absurd_number, report_identity
-from advisor.team.summary import LoadedReport, Skipped
-
-if TYPE_CHECKING:
-    from advisor.evidence.probe import ProbeReport
+from advisor.team.saved_report import SavedKind, SavedReport, saved_report
+from advisor.team.summary import Skipped
 
 #: The report schema this fwadvisor writes; reports of another major version are read leniently, with a warning.
 REPORT_SCHEMA_VERSION = SCHEMA_VERSION
@@ -46,24 +44,24 @@ def read_json_file(path: str | Path) -> Any:
         raise ReportError("absurd number: an integer literal too long to read", file=p) from None
 
 
-def classify(data: Any) -> tuple[str | None, str]:
-    """("report" | "probe", "") for data the advisor can use, or (None, why not) for foreign JSON."""
+def classify(data: Any) -> tuple[SavedKind | None, str]:
+    """(a kind, "") for data the advisor can use, or (None, why not) for foreign JSON."""
     if not isinstance(data, dict):
         return None, f"not an fwadvisor report (the JSON is a {type(data).__name__}, not an object)"
     schema = data.get("schema")
     if isinstance(schema, str) and schema.startswith("fwadvisor.probe/"):
-        return "probe", ""
+        return SavedKind.PROBE, ""
     if isinstance(schema, str) and schema.startswith("fwadvisor."):
         kind = schema.split("/")[0].removeprefix("fwadvisor.")
         return None, f"an fwadvisor {kind} file, not a report (run `fwadvisor report --json` on that machine)"
     if "schema_version" in data or any(k in data for k in ("probe", "ranking", "recommendation")):
-        return "report", ""
+        return SavedKind.REPORT, ""
     return None, "not an fwadvisor report (no schema_version, probe, ranking or recommendation)"
 
 
-def report_warnings(data: Mapping[str, Any], kind: str) -> list[str]:
+def report_warnings(data: Mapping[str, Any], kind: SavedKind) -> list[str]:
     """What is odd about one report: another schema version, missing sections."""
-    if kind == "probe":
+    if kind is SavedKind.PROBE:
         return ["a probe, not a full report: no benchmarks, ranking or recommendation from it"]
     out: list[str] = []
     version = data.get("schema_version")
@@ -85,146 +83,22 @@ def report_warnings(data: Mapping[str, Any], kind: str) -> list[str]:
     return out
 
 
-def read_report(path: str | Path) -> tuple[Mapping[str, Any], list[str]]:
-    """Read a report (or bare probe) for `checklist --report`: (data, warnings); `ReportError` if unusable."""
+def read_report(path: str | Path) -> SavedReport:
+    """Read a report (or bare probe) for `checklist --report`, with its warnings; `ReportError` if unusable."""
     data = read_json_file(path)
     kind, why = classify(data)
     if kind is None:
         raise ReportError(why, file=path)
-    return data, report_warnings(data, kind)
+    return saved_report(data, path, kind, tuple(report_warnings(data, kind)))
 
 
-def probe_of(data: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    """The probe JSON inside a report (or the data itself when it is a bare probe)."""
-    schema = data.get("schema")
-    if isinstance(schema, str) and schema.startswith("fwadvisor.probe/"):
-        return data
-    probe = data.get("probe")
-    return probe if isinstance(probe, Mapping) else None
-
-
-def probe_model_of(data: Mapping[str, Any]) -> ProbeReport | None:
-    """The probe inside a report (or a bare probe) as the model, read leniently (`foreign_probe`); None if absent."""
-    from advisor.team.foreign_probe import lenient_probe
-
-    probe = probe_of(data)
-    return lenient_probe(probe) if probe else None  # an empty section knows nothing: as no probe
-
-
-class FrameworkStatus(TypedDict):
-    """One framework as a report's probe saw it; None where the file does not say (or says it oddly)."""
-
-    installed: bool | None
-    version: Any
-    outcome: Any
-    accelerator_ok: bool | None
-    devices: list[Mapping[str, Any]]
-
-
-def framework_status_of(data: Mapping[str, Any], framework: str) -> FrameworkStatus:
-    """Whether the report's machine has `framework` installed, its version, and whether it reached an accelerator."""
-    probe = probe_of(data)
-    frameworks = probe.get("frameworks") if probe is not None else None
-    entry = frameworks.get(framework) if isinstance(frameworks, Mapping) else None
-    if not isinstance(entry, Mapping):
-        return {"installed": None, "version": None, "outcome": None, "accelerator_ok": None, "devices": []}
-    raw_devices = entry.get("devices")
-    devices = raw_devices if isinstance(raw_devices, list) else []
-    return {
-        "installed": entry.get("installed") if isinstance(entry.get("installed"), bool) else None,
-        "version": entry.get("version"),
-        "outcome": entry.get("outcome"),
-        "accelerator_ok": entry.get("accelerator_ok") if isinstance(entry.get("accelerator_ok"), bool) else None,
-        "devices": [d for d in devices if isinstance(d, Mapping)],
-    }
-
-
-def team_hardware_of(data: Mapping[str, Any]) -> list[str]:
-    """The hardware ids a saved report's profile must run on: `must_run_on`, then its fleet's."""
-    from advisor.knowledge.schema import Hardware
-
-    known = {hw.value for hw in Hardware}
-    profile = data.get("profile")
-    constraints = profile.get("constraints") if isinstance(profile, Mapping) else None
-    as_written = profile.get("as_written") if isinstance(profile, Mapping) else None
-    required = constraints.get("must_run_on") if isinstance(constraints, Mapping) else None
-    fleet = as_written.get("fleet") if isinstance(as_written, Mapping) else None
-    out = [h for h in required if isinstance(h, str)] if isinstance(required, list) else []
-    if isinstance(fleet, list):
-        out += [str(e.get("hardware")) for e in fleet if isinstance(e, Mapping) and isinstance(e.get("hardware"), str)]
-    return [h for h in dict.fromkeys(out) if h in known]
-
-
-def recommended_framework(data: Mapping[str, Any]) -> str | None:
-    """The framework a report recommends (its `recommendation`, else the top of its `ranking`)."""
-    rec = data.get("recommendation")
-    if isinstance(rec, Mapping):
-        for key in ("framework", "id", "choice", "top"):
-            if isinstance(rec.get(key), str):
-                return str(rec[key])
-    elif isinstance(rec, str):
-        return rec
-    ranking = data.get("ranking")
-    if isinstance(ranking, list) and ranking and isinstance(ranking[0], Mapping):
-        for key in ("framework", "id"):
-            if isinstance(ranking[0].get(key), str):
-                return str(ranking[0][key])
-    return None
-
-
-def targets_of(data: Mapping[str, Any]) -> list[str]:
-    """Deployment targets a report's profile requires (`profile.constraints.must_deploy_to`), if any."""
-    for path in (("profile", "constraints", "must_deploy_to"), ("profile", "must_deploy_to")):
-        node: Any = data
-        for key in path:
-            node = node.get(key) if isinstance(node, Mapping) else None
-        if isinstance(node, list):
-            return [str(t) for t in node if isinstance(t, str)]
-    return []
-
-
-def current_framework_of(data: Mapping[str, Any]) -> str | None:
-    """The team's current framework from a report's profile (`team.current`), when it names exactly one."""
-    profile = data.get("profile")
-    for node in (profile.get("as_written") if isinstance(profile, Mapping) else None, profile):
-        team = node.get("team") if isinstance(node, Mapping) else None
-        current = team.get("current") if isinstance(team, Mapping) else None
-        if isinstance(current, list) and len(current) == 1 and isinstance(current[0], str):
-            return current[0]
-    return None
-
-
-def knowledge_version_of(data: Mapping[str, Any]) -> str | None:
-    """The knowledge-base version a report was made with."""
-    kb = data.get("knowledge")
-    if not isinstance(kb, Mapping):
-        return None
-    if isinstance(kb.get("version"), str):
-        return str(kb["version"])
-    packs = kb.get("packs")
-    if isinstance(packs, list) and packs and isinstance(packs[0], Mapping) and packs[0].get("version"):
-        return str(packs[0]["version"])
-    return None
-
-
-def machine_label(data: Mapping[str, Any], path: str) -> str:
-    """A name for the machine: the report's hostname or label, else the file name."""
-    for section in ("machine", "probe"):
-        node = data.get(section)
-        if isinstance(node, Mapping):
-            for key in ("label", "hostname", "name", "host"):
-                if isinstance(node.get(key), str) and node[key].strip():
-                    return str(node[key]).strip()
-    return Path(path).stem
-
-
-def load_reports(paths: Sequence[str | Path]) -> tuple[list[LoadedReport], list[Skipped]]:
+def load_reports(paths: Sequence[str | Path]) -> tuple[list[SavedReport], list[Skipped]]:
     """Read every file; unreadable, corrupt, foreign, absurd or repeated ones are returned as `Skipped`, never raised.
 
     A report given twice (the same content, or the same report id) is used once: counting it twice
     would give that machine's recommendation two votes.
     """
-    loaded: list[LoadedReport] = []
+    loaded: list[SavedReport] = []
     skipped: list[Skipped] = []
     seen: dict[str, str] = {}  # content digest or "id:<report id>" -> the first file that had it
     for raw_path in paths:
@@ -252,5 +126,5 @@ def load_reports(paths: Sequence[str | Path]) -> tuple[list[LoadedReport], list[
         seen[digest] = path
         if own:
             seen[f"id:{own}"] = path
-        loaded.append(LoadedReport(path, data, tuple(report_warnings(data, kind))))
+        loaded.append(saved_report(data, path, kind, tuple(report_warnings(data, kind)), identity=own))
     return loaded, skipped

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Annotated, Any, Final, Literal
+from enum import StrEnum
+from typing import Annotated, Final, Literal
 
 from pydantic import Field, computed_field
 from pydantic.dataclasses import dataclass as model
 
-from advisor.checklist import Checklist, Need
+from advisor.checklist import Checklist, MachineSummary, Need
+from advisor.evidence.bench.results import Measurement
 
 SCHEMA: Final = "fwadvisor.team/1"
 
@@ -22,13 +22,33 @@ class Skipped:
     reason: str
 
 
-@dataclass(frozen=True)
-class LoadedReport:
-    """One readable report (or bare probe), with what was wrong with it."""
+class AcceleratorStatus(StrEnum):
+    """Whether a machine can run the framework on an accelerator, best first."""
 
-    path: str
-    data: Mapping[str, Any]
-    warnings: tuple[str, ...] = ()
+    YES = "yes"
+    AFTER_INSTALL = "after_install"
+    NEEDS_UPGRADE = "needs_upgrade"
+    NO = "no"
+    UNKNOWN = "unknown"
+
+
+@model(frozen=True)
+class AcceleratorVerdict:
+    """The team table's key row for one machine: its status, and why in a sentence."""
+
+    status: AcceleratorStatus
+    detail: str
+
+
+@model(frozen=True)
+class SeenFramework:
+    """One framework as a machine's probe saw it; None where the file does not say."""
+
+    installed: bool | None = None
+    version: str | None = None
+    outcome: str | None = None
+    accelerator_ok: bool | None = None
+    accelerators: tuple[str, ...] = ()  # the non-CPU devices it reached, by name
 
 
 @model(frozen=True)
@@ -37,11 +57,10 @@ class MachineEntry:
 
     label: str
     path: str
-    machine: Mapping[str, Any]
-    # installed/version as this machine's probe saw it
-    framework_status: Annotated[Mapping[str, Any], Field(serialization_alias="framework")]
-    accelerator: Mapping[str, Any]  # {"status": yes|after_install|needs_upgrade|no|unknown, "detail"}
-    benchmarks: tuple[Mapping[str, Any], ...]
+    machine: MachineSummary
+    framework_status: Annotated[SeenFramework, Field(serialization_alias="framework")]
+    accelerator: AcceleratorVerdict
+    benchmarks: tuple[Measurement, ...]
     recommendation: str | None
     knowledge_version: str | None
     checklist: Checklist

@@ -77,14 +77,7 @@ def run(args: argparse.Namespace) -> int:
     from advisor.errors import UsageError
     from advisor.knowledge import load_knowledge
     from advisor.progress import ProgressStore
-    from advisor.team import (
-        current_framework_of,
-        probe_model_of,
-        read_report,
-        recommended_framework,
-        targets_of,
-        team_hardware_of,
-    )
+    from advisor.team import read_report
 
     kb = load_knowledge(args.kb)
     framework: str | None = args.framework
@@ -92,20 +85,20 @@ def run(args: argparse.Namespace) -> int:
     targets: list[str] = list(args.target)
     must_run_on: list[str] = []
     if args.report:
-        data, warnings = read_report(args.report)
-        for w in warnings:
+        saved = read_report(args.report)
+        for w in saved.warnings:
             _warn(f"{args.report}: {w}")
-        probe = probe_model_of(data)
+        probe = saved.probe
         if framework is None:
-            framework = recommended_framework(data)
+            framework = saved.recommendation
             if framework is None:
                 raise UsageError("the report recommends no framework; pass --framework ID", field="--framework")
         if not targets:
-            targets = [t for t in targets_of(data) if t in kb.targets]
+            targets = [t for t in saved.targets if t in kb.targets]
         # The hardware the report's profile must run on, or its fleet, chooses the install backend.
-        must_run_on = team_hardware_of(data)
+        must_run_on = list(saved.team_hardware)
         if from_framework is None:
-            current = current_framework_of(data)
+            current = saved.current_framework
             # The profile's one current framework is where the team comes from, unless it is the chosen one.
             if current in kb.frameworks and current != framework:
                 from_framework = current

@@ -200,7 +200,6 @@ def run_ray(args: argparse.Namespace) -> int:
     from advisor.fleet.node import node_option_args
     from advisor.fleet.ray_run import RayPlan, run_on_ray
     from advisor.fleet.summary import summarize
-    from advisor.jsonio import json_text
     from advisor.knowledge import load_knowledge
 
     if args.nodes is not None:
@@ -223,7 +222,8 @@ def run_ray(args: argparse.Namespace) -> int:
         from advisor.fleet import node_file_name
 
         for report in outcome.reports:
-            write_file(str(Path(args.out) / node_file_name(report.rank or 0)), json_text(dict(report.data)),
+            text = (report.text or b"").decode("utf-8", "replace")
+            write_file(str(Path(args.out) / node_file_name(report.rank or 0)), text,
                        what=f"{report.label} report", rescue=report.label)
     if not outcome.reports:
         note("fwadvisor: no node gave a report")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from advisor.errors import ReportError
 from advisor.report.html import charts
 from advisor.report.html.markup import Child, Safe, el, table, texter
 from advisor.report.html.page import answer_box, chart_block, document, section
@@ -31,8 +30,8 @@ def merge_html(summary: TeamSummary, *, identify: bool = False) -> str:
     """The page for a team summary; every string from the reports is scrubbed (unless `identify`) and escaped."""
     tx = texter(identify)
     ms = summary.machines
-    ready = sum(1 for m in ms if m.accelerator["status"] == "yes")
-    accel = sum(1 for m in ms if m.accelerator["status"] in ("yes", "after_install", "needs_upgrade"))
+    ready = sum(1 for m in ms if m.accelerator.status.value == "yes")
+    accel = sum(1 for m in ms if m.accelerator.status.value in ("yes", "after_install", "needs_upgrade"))
     needs = [(m.label, n) for m in ms for n in m.checklist.needs]
     points: list[Child] = [
         f"{ready} of {len(ms)} machine(s) run it on an accelerator now; {accel} can after the steps below.",
@@ -65,7 +64,7 @@ def _by_type(summary: TeamSummary, tx: Tx) -> Safe:
     for m in summary.machines:
         types.setdefault(tx(machine_type(m)), []).append(m)
     codes = list(STATUSES)
-    values = [[sum(1 for m in group if m.accelerator["status"] == c) for c in codes] for group in types.values()]
+    values = [[sum(1 for m in group if m.accelerator.status.value == c) for c in codes] for group in types.values()]
     svg = charts.counts("machine-types", "Machines per type, by whether they can run the framework on an accelerator",
                         list(types), [STATUSES[c] for c in codes], values, "machines")
     rows: list[list[Child]] = [[t, ", ".join(tx(m.label) for m in group)] + [num(v, "d") for v in vals]
@@ -82,25 +81,17 @@ def _machines(summary: TeamSummary, tx: Tx) -> Safe:
     rows: list[list[Child]] = []
     for m in summary.machines:
         fw = m.framework_status
-        installed = {True: f"yes ({fw['version'] or 'version unknown'})", False: "no"}.get(fw["installed"], "unknown")
-        rows.append([tx(m.label), tx(machine_type(m)), installed, STATUSES.get(m.accelerator["status"], "unknown"),
-                     tx(m.accelerator["detail"]), tx(m.recommendation or "none")])
+        installed = "unknown" if fw.installed is None else f"yes ({fw.version or 'version unknown'})" \
+            if fw.installed else "no"
+        rows.append([tx(m.label), tx(machine_type(m)), installed, STATUSES[m.accelerator.status.value],
+                     tx(m.accelerator.detail), tx(m.recommendation or "none")])
     return section("Machines", table(["Machine", "Type", f"{tx(summary.framework_name)} installed",
                                       "On an accelerator", "Why", "Its report recommends"], rows), id_="machines")
 
 
 def _figures(summary: TeamSummary) -> list[tuple[str, Measurement]]:
-    """Each machine's figures, typed as the bench writes them; a figure missing a field is not charted."""
-    from advisor.evidence.bench.results import Measurement  # deferred: the bench package is only read here
-
-    out = []
-    for m in summary.machines:
-        for r in m.benchmarks:
-            try:
-                out.append((m.label, Measurement.from_json({**r, "framework": summary.framework})))
-            except ReportError:
-                continue
-    return out
+    """Each machine's figures, as the bench wrote them."""
+    return [(m.label, r) for m in summary.machines for r in m.benchmarks]
 
 
 def _benchmarks(summary: TeamSummary, tx: Tx) -> Safe:
