@@ -33,10 +33,11 @@ def make_app(kb: Any, **kwargs: Any) -> Any:
     """The app on recorded evidence: no probing, no benchmarks, a fresh walk."""
     from advisor.tui.app import AdvisorApp
 
+    probe, bench = recorded_evidence()
     options: dict[str, Any] = {
         "kb": kb,
-        "probe": recorded_probe(),
-        "bench": recorded_bench(),
+        "probe": probe,
+        "bench": bench,
         "live": False,
         "resume": False,
     }

@@ -107,8 +107,10 @@ def test_tui_scores_with_the_same_rule(kb) -> None:  # type: ignore[no-untyped-d
 
     walk = Walk()
     walk.profile = edited(walk.profile, {("environment", "os"): ["windows"], ("environment", "python"): "3.10"})
-    # The app keeps its evidence as JSON (saved between sessions); its facade reads it into the models.
-    report = core.assess(kb, walk.profile, probe_json("probe_fake_nvidia_t4.json"), None, draws=200)
+    from advisor.evidence.probe import ProbeReport
+
+    report = core.assess(kb, walk.profile, ProbeReport.from_json(probe_json("probe_fake_nvidia_t4.json")), None,
+                         draws=200)
     _check(report.model_dump(mode="json"), "TUI")
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _tui_support import goto, make_app, recorded_bench, recorded_probe, settle
+from _tui_support import goto, make_app, recorded_evidence, recorded_probe, settle
 
 
 def run(coro: Any) -> Any:
@@ -155,7 +155,7 @@ def test_opened_report_brings_its_own_choice_to_onboarding(kb: Any) -> None:
     from advisor.tui import core
 
     profile = parse_profile({"scenario": "production_inference"})
-    saved = core.assess(kb, profile, recorded_probe(), recorded_bench())
+    saved = core.assess(kb, profile, *recorded_evidence())
     top = saved.recommendation.framework
     other = next(f for f in kb.frameworks if f != top)
 
@@ -289,10 +289,13 @@ def test_exported_pairwise_report_rescored_by_the_cli_agrees(kb: Any, tmp_path: 
 
 
 def test_a_cancelled_run_is_kept_only_when_there_is_no_complete_one() -> None:
+    from advisor.evidence.bench.results import BenchFailure, BenchReport
     from advisor.tui.data.answers import kept_bench
 
-    complete = {"results": [{"framework": "jax"}], "failures": []}
-    partial = {"results": [], "failures": [{"framework": "jax", "benchmark": "*", "outcome": "cancelled"}]}
+    _, complete = recorded_evidence()
+    assert complete is not None and complete.results
+    partial = BenchReport(preset="quick", wall_s=1.0, environment={}, results=(),
+                          failures=(BenchFailure("jax", "*", None, "cancelled", "cancelled"),))
     assert kept_bench(complete, partial, cancelled=True) is complete
     assert kept_bench(None, partial, cancelled=True) is partial  # better some figures than none
     assert kept_bench(partial, complete, cancelled=False) is complete
@@ -449,7 +452,7 @@ def test_brackets_in_a_childs_error_or_note_are_shown_as_text_not_markup(kb: Any
         from textual.widgets import Label, Static
 
         from advisor.evidence.bench.results import BenchEvent, BenchFailure
-        from advisor.tui import core
+        from advisor.evidence.probe import ProbeEvent
         from advisor.tui.messages import BenchProgress, ProbeProgress
 
         app = make_app(kb)
@@ -458,7 +461,7 @@ def test_brackets_in_a_childs_error_or_note_are_shown_as_text_not_markup(kb: Any
             screen = app.screen
             hostile = "OOM when allocating tensor on [/job:localhost/replica:0/task:0/device:CPU:0] [b]"
             events: list[tuple[Any, Any]] = [
-                (ProbeProgress, {"kind": "framework_event", "name": "tensorflow", "message": f"tensorflow: {hostile}"}),
+                (ProbeProgress, ProbeEvent("framework_event", "tensorflow", f"tensorflow: {hostile}")),
                 (BenchProgress, BenchEvent("note", "pytorch", "gemm", "cpu", message=f"restarting after {hostile}")),
                 (BenchProgress, BenchEvent("failure", "tensorflow", "conv", "cpu",
                                      failure=BenchFailure("tensorflow", "conv", "cpu", "crashed", hostile))),
@@ -466,7 +469,7 @@ def test_brackets_in_a_childs_error_or_note_are_shown_as_text_not_markup(kb: Any
                     "keras", "*", None, "skipped", "no benchmark script of its own: it runs on tensorflow"))),
             ]
             for progress, event in events:
-                screen.post_message(progress(core.event_json(event)))
+                screen.post_message(progress(event))
                 await pilot.pause()
             assert app.is_running and app.screen is screen
             notes = [str(label.render()) for label in screen.query(".pb-note").results(Label)]
@@ -492,7 +495,9 @@ def test_brackets_in_a_packs_names_or_the_machines_text_never_end_the_app() -> N
                 object.__setattr__(entry, "name", f"{entry.name} {hostile}")
         probe = recorded_probe()
         probe["cpu"]["model"] = f"Some CPU {hostile}"
-        app = make_app(kb, probe=probe)
+        from advisor.evidence.probe import ProbeReport
+
+        app = make_app(kb, probe=ProbeReport.from_json(probe))
         async with app.run_test(size=(100, 30)) as pilot:
             for step in ("welcome", "scenario", "priorities", "evidence", "results", "onboarding", "export"):
                 await goto(pilot, step)

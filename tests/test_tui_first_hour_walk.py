@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from _tui_support import goto, recorded_bench, recorded_probe, settle
+from _tui_support import goto, recorded_evidence, recorded_probe, settle
 
 from advisor.tui.data.answers import answer, edited, os_answer
 
@@ -23,7 +23,8 @@ def app_for(kb: Any, settings: Path, report: Path | None = None) -> Any:
     from advisor.cli.commands.tui import build_app
 
     args = argparse.Namespace(report=str(report) if report else None, fresh=False, kb=[])
-    return build_app(args, kb=kb, probe=recorded_probe(), bench=recorded_bench(), live=False, settings_path=settings)
+    probe, bench = recorded_evidence()
+    return build_app(args, kb=kb, probe=probe, bench=bench, live=False, settings_path=settings)
 
 
 async def until(pilot: Any, done: Any) -> None:
@@ -68,7 +69,7 @@ def test_opening_a_report_keeps_the_saved_walk_beside_it(kb: Any, tmp_path: Path
     # Someone else's report: other answers (no team, another scenario, no pairwise).
     theirs = parse_profile({"scenario": list(kb.scenarios)[-1], "team": {"current": ["pytorch"]}})
     report = tmp_path / "theirs.json"
-    report.write_text(core.report_json_text(core.assess(kb, theirs, recorded_probe(), recorded_bench())))
+    report.write_text(core.report_json_text(core.assess(kb, theirs, *recorded_evidence())))
 
     async def view() -> None:
         from textual.widgets import Button

@@ -8,7 +8,7 @@ from typing import Any
 
 import psutil
 import pytest
-from _tui_support import goto, recorded_bench, recorded_probe, settle
+from _tui_support import goto, recorded_evidence, settle
 
 pytestmark = pytest.mark.frameworks
 
@@ -50,14 +50,14 @@ def test_real_quick_benchmark_of_jax_through_the_app(kb: Any) -> None:
             assert "running" in str(results.query_one("#run-status").render())
             await _wait_for(lambda: app.bench is not None, pilot)
             await settle(pilot)
-            jax = [r for r in app.bench["results"] if r["framework"] == "jax"]
-            assert any(r["benchmark"] == "gemm" and r["value"] > 0 for r in jax)
-            assert app.probe is not None and app.probe["frameworks"]["jax"]["outcome"] == "ok"
-            assert screen.query_one("#results", DataTable).row_count == len(app.bench["results"])
+            jax = [r for r in app.bench.results if r.framework == "jax"]
+            assert any(r.benchmark == "gemm" and r.value > 0 for r in jax)
+            assert app.probe is not None and app.probe.frameworks["jax"].outcome == "ok"
+            assert screen.query_one("#results", DataTable).row_count == len(app.bench.results)
             assert app.screen is results and not results.query_one("#run-status").display
             ranking = {e.framework: e for e in results.report.ranking}
             # On a machine too busy to trust, the figures are kept but not used, and the status says so.
-            busy = (app.bench.get("environment") or {}).get("machine_state", {}).get("busy")
+            busy = (app.bench.environment.get("machine_state") or {}).get("busy")
             assert ranking["jax"].status_code == ("discarded" if busy else "measured")
 
     asyncio.run(body())
@@ -72,8 +72,8 @@ def test_cancel_a_running_benchmark_stops_its_child_processes(kb: Any) -> None:
 
         from advisor.tui.app import AdvisorApp
 
-        previous = recorded_bench()
-        app = AdvisorApp(kb=kb, live=True, resume=False, frameworks=("jax",), probe=recorded_probe(), bench=previous)
+        probe, previous = recorded_evidence()
+        app = AdvisorApp(kb=kb, live=True, resume=False, frameworks=("jax",), probe=probe, bench=previous)
         async with app.run_test(size=(80, 24)) as pilot:
             await goto(pilot, "evidence")
             screen = app.screen
@@ -88,7 +88,8 @@ def test_cancel_a_running_benchmark_stops_its_child_processes(kb: Any) -> None:
             leftovers = [p for p in psutil.Process().children(recursive=True) if p.is_running()]
             assert not leftovers, leftovers
             assert app.bench is previous  # the cancelled re-run did not replace the complete run
-            assert screen.query_one("#results", DataTable).row_count == len(previous["results"])
+            assert previous is not None
+            assert screen.query_one("#results", DataTable).row_count == len(previous.results)
             assert "previous" in str(status.render())
             rows = screen.frameworks_seen
             assert all(row["bar"].total is not None for row in rows.values())  # nothing animates any more

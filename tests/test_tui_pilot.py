@@ -287,7 +287,7 @@ def test_missing_core_piece_is_said_plainly(kb, monkeypatch: pytest.MonkeyPatch)
 
 def test_open_a_saved_report_from_the_welcome_screen(kb, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """Typing a report's path and opening it shows that report's ranking and fills the walk from its profile."""
-    from _tui_support import recorded_bench, recorded_probe
+    from _tui_support import recorded_evidence
 
     from advisor.profile import parse_profile
     from advisor.report import to_json_text
@@ -300,7 +300,7 @@ def test_open_a_saved_report_from_the_welcome_screen(kb, tmp_path: Path) -> None
             "codebase": {"size": "small"},
         }
     )
-    saved = core.assess(kb, profile, recorded_probe(), recorded_bench())
+    saved = core.assess(kb, profile, *recorded_evidence())
     path = tmp_path / "saved.json"
     path.write_text(to_json_text(saved))
 

@@ -78,6 +78,22 @@ def test_settings_and_evidence_round_trip(tmp_path: Path) -> None:
     assert json.loads((tmp_path / "evidence.json").read_text()) == {"probe": {"schema": "p"}, "bench": {"schema": "b"}}
 
 
+def test_the_kept_evidence_reads_back_as_the_same_models(tmp_path: Path) -> None:
+    from _tui_support import recorded_evidence
+
+    from advisor.tui import core
+
+    probe, bench = recorded_evidence()
+    save_evidence(core.evidence_json(probe), core.evidence_json(bench), tmp_path / "evidence.json")
+    again, bench_again = core.saved_evidence(*load_evidence(tmp_path / "evidence.json"), file="evidence.json")
+    assert again == probe and bench is not None and bench_again is not None
+    # The figures come back whole; the environment passes the recorded-variable allow-list again on the way in.
+    assert (bench_again.results, bench_again.failures) == (bench.results, bench.failures)
+    # A file that no longer reads as evidence (another version wrote it) is as none: the user measures again.
+    save_evidence({"schema": "p"}, {"schema": "b"}, tmp_path / "evidence.json")
+    assert core.saved_evidence(*load_evidence(tmp_path / "evidence.json"), file="evidence.json") == (None, None)
+
+
 def test_the_app_starts_with_fifos_where_its_files_should_be(kb: Any) -> None:  # type: ignore[no-untyped-def]
     """The real app on Pilot, resuming, with both of its files replaced by FIFOs nobody writes to."""
     _fifo(state_path())

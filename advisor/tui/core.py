@@ -16,6 +16,8 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # only for types: the core itself is imported at the call
+    from advisor.evidence.bench.results import BenchEvent, BenchFailure, BenchReport
+    from advisor.evidence.probe import ProbeEvent, ProbeReport
     from advisor.profile import Profile
     from advisor.report import Report
 
@@ -44,26 +46,6 @@ def _attr(module: str, name: str) -> Any:
         raise Unavailable(f"{module}.{name} is not available") from exc
 
 
-def _is_model(obj: Any) -> bool:
-    """Whether `obj` is a pydantic model or pydantic dataclass (its JSON form is generated: `model_json`)."""
-    return getattr(type(obj), "__pydantic_serializer__", None) is not None
-
-
-def _json(obj: Any) -> dict[str, Any]:
-    """The JSON form of a core result (a model, a dataclass with to_json, or already a dict)."""
-    if isinstance(obj, dict):
-        return obj
-    if _is_model(obj):
-        data: dict[str, Any] = _attr("advisor.jsonio", "model_json")(obj)
-        return data
-    to_json = getattr(obj, "to_json", None)
-    if callable(to_json):
-        result = to_json()
-        if isinstance(result, dict):
-            return result
-    raise Unavailable(f"unexpected result type {type(obj).__name__} from the core")
-
-
 # --- knowledge -------------------------------------------------------------------------------------
 
 
@@ -78,38 +60,38 @@ def load_kb(packs: Sequence[str] = ()) -> Any:
 def run_probe(
     *,
     fast: bool,
-    on_event: Callable[[Any], None] | None = None,
+    on_event: Callable[[ProbeEvent], None] | None = None,
     cancel: threading.Event | None = None,
     kb: Any = None,
     frameworks: Sequence[str] | None = None,
-) -> dict[str, Any]:
-    """Probe this machine (fast: metadata only) and return the probe JSON."""
+) -> ProbeReport:
+    """Probe this machine (fast: metadata only)."""
     fn = _attr("advisor.evidence.probe", "run_probe")
-    return _json(fn(fast=fast, on_event=on_event, cancel=cancel, kb=kb, frameworks=frameworks))
+    return fn(fast=fast, on_event=on_event, cancel=cancel, kb=kb, frameworks=frameworks)  # type: ignore[no-any-return]
 
 
 def probe_and_bench(
     *,
     preset: str | None,
     frameworks: Sequence[str] | None,
-    on_probe_event: Callable[[Any], None],
-    on_bench_event: Callable[[Any], None],
-    on_probe_done: Callable[[dict[str, Any]], None],
+    on_probe_event: Callable[[ProbeEvent], None],
+    on_bench_event: Callable[[BenchEvent], None],
+    on_probe_done: Callable[[ProbeReport], None],
     cancel: threading.Event,
     kb: Any = None,
     limit: Sequence[str] | None = None,
-) -> dict[str, Any] | None:
+) -> BenchReport | None:
     """Probe, then bench `frameworks` (default: every installed one) in the probe's own children: one import each.
 
-    `limit` narrows the probe to those frameworks; the probe's JSON goes to `on_probe_done` as soon as it is
-    made; the bench JSON is returned (None: no preset, cancelled, or nothing installed to benchmark).
+    `limit` narrows the probe to those frameworks; the probe goes to `on_probe_done` as soon as it is
+    made; the bench run is returned (None: no preset, cancelled, or nothing installed to benchmark).
     """
     candidates = list(frameworks) if frameworks else list(_attr("advisor.frameworks.registry", "adapters")())
     found = _attr("advisor.evidence.gather", "probe_and_bench")(
         kb=kb, preset=preset, candidates=candidates, frameworks=limit, on_event=on_probe_event,
-        on_bench_event=on_bench_event, on_probe_done=lambda probe: on_probe_done(_json(probe)), cancel=cancel,
+        on_bench_event=on_bench_event, on_probe_done=on_probe_done, cancel=cancel,
     )
-    return None if found.bench is None else _json(found.bench)
+    return found.bench  # type: ignore[no-any-return]
 
 
 def stop_children() -> str:
@@ -122,27 +104,30 @@ def children_alive() -> list[int]:
     return list(_attr("advisor.evidence.children", "CHILDREN").alive())
 
 
-def event_json(event: Any) -> dict[str, Any]:
-    """A probe/bench progress event as a plain dict; nested results and failures in their JSON form."""
-    if isinstance(event, dict):
-        return event
-    if hasattr(event, "__dataclass_fields__"):
-        out: dict[str, Any] = {}
-        for name in event.__dataclass_fields__:
-            value = getattr(event, name)
-            out[name] = _json(value) if _is_model(value) else value
-        return out
-    return {}
+def saved_evidence(
+    probe: dict[str, Any] | None, bench: dict[str, Any] | None, file: str
+) -> tuple[ProbeReport | None, BenchReport | None]:
+    """Evidence saved as JSON (the last session's, kept between sessions) read back into the core's models.
 
-
-def evidence_models(probe: dict[str, Any] | None, bench: dict[str, Any] | None) -> tuple[Any, Any]:
-    """The app's probe and bench JSON as the core's models (`ProbeReport`, `BenchReport`), for scoring.
-
-    The app keeps its evidence as JSON (it saves it between sessions and reads it from saved reports);
-    the core takes the models, so the JSON is read back here, at the edge between the two.
+    A file that no longer reads (another version wrote it, or it was edited) is as no evidence: measure again.
     """
     read = _attr("advisor.evidence.saved_report", "read_evidence")
-    return read(probe, bench, file="<interactive advisor evidence>", identify=True)  # type: ignore[no-any-return]
+    try:
+        return read(probe, bench, file=file, identify=True)  # type: ignore[no-any-return]
+    except _attr("advisor.errors", "ReportError"):
+        return None, None
+
+
+def evidence_json(evidence: ProbeReport | BenchReport | None) -> dict[str, Any] | None:
+    """A probe or bench in its JSON form, to keep it between sessions (read back by `saved_evidence`)."""
+    return None if evidence is None else dict(_attr("advisor.jsonio", "model_json")(evidence))
+
+
+def probe_failures(probe: ProbeReport) -> list[BenchFailure]:
+    """The frameworks whose probe failed (crashed, timed out, could not import), as the bench's failures."""
+    failure = _attr("advisor.evidence.bench.results", "BenchFailure")
+    return [failure(framework=fid, benchmark="probe", device=None, outcome=info.outcome, error=info.error or "")
+            for fid, info in probe.frameworks.items() if info.outcome not in ("ok", "missing", "skipped")]
 
 
 def bench_benchmarks() -> tuple[str, ...]:
@@ -238,8 +223,8 @@ def pairwise_weights(judgements: Sequence[tuple[str, str, float]]) -> tuple[dict
 def assess(
     kb: Any,
     profile: Profile,
-    probe: dict[str, Any] | None,
-    bench: dict[str, Any] | None,
+    probe: ProbeReport | None,
+    bench: BenchReport | None,
     *,
     draws: int | None = None,
 ) -> Report:
@@ -250,10 +235,9 @@ def assess(
     resolved = resolve(kb, profile)
     engine = _attr("advisor.scoring", "assess")
     extra = {"draws": draws} if draws else {}
-    typed_probe, typed_bench = evidence_models(probe, bench)
-    assessment = engine(kb, resolved, probe=typed_probe, bench=typed_bench, **extra)
+    assessment = engine(kb, resolved, probe=probe, bench=bench, **extra)
     build = _attr("advisor.report", "build_report")
-    return build(assessment, kb, probe=typed_probe, bench=typed_bench,  # type: ignore[no-any-return]
+    return build(assessment, kb, probe=probe, bench=bench,  # type: ignore[no-any-return]
                  profile_source="interactive advisor (fwadvisor)")
 
 
@@ -293,11 +277,11 @@ def report_profile(report: Report) -> Profile:
     return parse_profile(report.profile.as_written, "<report profile>")
 
 
-def report_evidence(report: Report) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    """A saved report's probe and benchmark JSON, as its file wrote them (no nulls added for absent fields)."""
+def report_evidence(report: Report) -> tuple[ProbeReport | None, BenchReport | None]:
+    """A saved report's probe and benchmarks as the core's models (what its file wrote, no nulls added)."""
     probe, bench = (None if s is None else s.model_dump(mode="json", exclude_unset=True)
                     for s in (report.probe, report.benchmarks))
-    return probe, bench
+    return saved_evidence(probe, bench, "<opened report>")
 
 
 def load_report(path: str) -> Report:
@@ -317,16 +301,15 @@ def checklist(
     kb: Any,
     framework: str,
     current: str | None,
-    probe: dict[str, Any] | None,
+    probe: ProbeReport | None,
     targets: Sequence[str] = (),
     must_run_on: Sequence[str] = (),
 ) -> Any:
     """The onboarding checklist for `framework` on the probed machine (or the hardware the team must run on)."""
     fn = _attr("advisor.checklist", "build_checklist")
-    lenient_probe = _attr("advisor.team.foreign_probe", "lenient_probe")
     done = progress_done(framework, current)
     return fn(
-        kb, framework, lenient_probe(probe) if probe else None, from_framework=current, targets=list(targets),
+        kb, framework, probe, from_framework=current, targets=list(targets),
         must_run_on=list(must_run_on), done=done,
     )
 

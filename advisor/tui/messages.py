@@ -4,27 +4,29 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Self
 
 from textual.message import Message
 
 if TYPE_CHECKING:
+    from advisor.evidence.bench.results import BenchEvent, BenchReport
+    from advisor.evidence.probe import ProbeEvent, ProbeReport
     from advisor.profile import Profile
     from advisor.report import Report
 
 
 class ProbeProgress(Message):
-    """One progress event of the full probe: a section, or a framework's start, event or end (probe event JSON)."""
+    """One progress event of the full probe: a section, or a framework's start, event or end."""
 
-    def __init__(self, event: dict[str, Any]) -> None:
+    def __init__(self, event: ProbeEvent) -> None:
         super().__init__()
         self.event = event
 
 
 class BenchProgress(Message):
-    """One progress event of the benchmark run: a start, a figure, a note or a failure (bench event JSON)."""
+    """One progress event of the benchmark run: a start, a figure, a note or a failure."""
 
-    def __init__(self, event: dict[str, Any]) -> None:
+    def __init__(self, event: BenchEvent) -> None:
         super().__init__()
         self.event = event
 
@@ -45,7 +47,7 @@ class EvidenceNews(Message, bubble=False):
 class FastProbeDone(EvidenceNews, bubble=False):
     """The fast probe (no framework imported) finished, for the welcome screen."""
 
-    data: dict[str, Any]
+    data: ProbeReport
 
 
 @dataclass
@@ -59,7 +61,7 @@ class FastProbeFailed(EvidenceNews, bubble=False):
 class ProbeDone(EvidenceNews, bubble=False):
     """The full probe finished (`cancelled`: stopped early; `data` holds what was probed before)."""
 
-    data: dict[str, Any]
+    data: ProbeReport
     cancelled: bool = False
 
 
@@ -74,7 +76,7 @@ class ProbeFailed(EvidenceNews, bubble=False):
 class BenchDone(EvidenceNews, bubble=False):
     """The benchmark run finished (`cancelled`: stopped early; `data` holds what was measured before)."""
 
-    data: dict[str, Any]
+    data: BenchReport
     cancelled: bool = False
 
 

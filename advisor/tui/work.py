@@ -39,6 +39,8 @@ from advisor.tui.messages import (
 )
 
 if TYPE_CHECKING:
+    from advisor.evidence.bench.results import BenchEvent, BenchReport
+    from advisor.evidence.probe import ProbeEvent, ProbeReport
     from advisor.profile import Profile
     from advisor.report import Report
     from advisor.tui.screens.base import StepScreen
@@ -48,8 +50,8 @@ class ScoringInput(NamedTuple):
     """The answers and evidence one scoring reads, taken together so that a later change cannot mix in."""
 
     profile: Profile
-    probe: dict[str, Any] | None
-    bench: dict[str, Any] | None
+    probe: ProbeReport | None
+    bench: BenchReport | None
 
 
 class AdvisorState(App[None]):
@@ -59,8 +61,8 @@ class AdvisorState(App[None]):
         self,
         *,
         kb: Any = None,
-        probe: dict[str, Any] | None = None,
-        bench: dict[str, Any] | None = None,
+        probe: ProbeReport | None = None,
+        bench: BenchReport | None = None,
         report: Report | None = None,
         live: bool = True,
         packs: tuple[str, ...] = (),
@@ -70,7 +72,7 @@ class AdvisorState(App[None]):
     ) -> None:
         """Create the app.
 
-        `kb`, `probe` (full probe JSON), `bench` (bench JSON) and `report` may be injected, e.g.
+        `kb`, `probe` (a full probe), `bench` (a bench run) and `report` may be injected, e.g.
         recorded evidence in tests; `live=False` forbids running probes and benchmarks at all.
         `resume=False` ignores a half-done walk saved earlier; `frameworks` limits the full probe
         and the benchmarks to these framework ids (default: every installed one).
@@ -81,10 +83,10 @@ class AdvisorState(App[None]):
         self.packs = packs
         self.frameworks = frameworks
         self.live = live
-        self.probe_fast: dict[str, Any] | None = probe
+        self.probe_fast: ProbeReport | None = probe
         self.probe_fast_error: str | None = None
-        self.probe: dict[str, Any] | None = probe
-        self.bench: dict[str, Any] | None = bench
+        self.probe: ProbeReport | None = probe
+        self.bench: BenchReport | None = bench
         self.loaded_report: Report | None = report
         self.loaded_profile: Profile | None = None
         self.report: Report | None = None  # the latest assessment of the walk's answers
@@ -101,9 +103,9 @@ class AdvisorState(App[None]):
         self.walk: Walk = self.settings.walk  # another walk only while an opened report is shown beside it
         if resume and live and probe is None and bench is None and self.walk.step != "welcome":
             # A resumed walk keeps the evidence measured last time (the user can measure again).
-            self.probe, self.bench = load_evidence()
+            self.probe, self.bench = core.saved_evidence(*load_evidence(), file="<evidence kept from the last session>")
         self.walk.profile = prefill_environment(self.walk.profile, self.probe)
-        self.own_evidence: tuple[dict[str, Any] | None, dict[str, Any] | None] = (self.probe, self.bench)
+        self.own_evidence: tuple[ProbeReport | None, BenchReport | None] = (self.probe, self.bench)
         self.shown: dict[str, StepScreen] = {}  # steps shown so far (each registers itself on mount)
 
     def save(self) -> None:
@@ -179,7 +181,7 @@ class AdvisorState(App[None]):
         self._relay(message)
 
     def on_fast_probe_done(self, message: FastProbeDone) -> None:
-        """The fast probe's JSON: the welcome screen's machine summary and the prefilled answers read it."""
+        """The fast probe: the welcome screen's machine summary and the prefilled answers read it."""
         self.probe_fast = message.data
         self.probe_fast_error = None
         self._relay(message)
@@ -190,14 +192,14 @@ class AdvisorState(App[None]):
         self._relay(message)
 
     def on_probe_done(self, message: ProbeDone) -> None:
-        """The full probe's JSON (also a cancelled one's: what was probed before the cancel)."""
+        """The full probe (also a cancelled one: what was probed before the cancel)."""
         self.probe = message.data
         self.loaded_profile = None  # new evidence: an opened report no longer answers the walk
         self._keep_evidence()
         self._relay(message)
 
     def on_bench_done(self, message: BenchDone) -> None:
-        """The bench JSON, kept unless a cancelled re-run measured less than the complete run before it."""
+        """The bench run, kept unless a cancelled re-run measured less than the complete run before it."""
         kept = kept_bench(self.bench, message.data, cancelled=message.cancelled)
         if kept is not self.bench:
             self.bench = kept
@@ -219,7 +221,7 @@ class AdvisorState(App[None]):
         if not self.live:
             return  # recorded evidence was injected: nothing of this session to keep
         try:
-            save_evidence(self.probe, self.bench)
+            save_evidence(core.evidence_json(self.probe), core.evidence_json(self.bench))
         except OSError as exc:
             self.notify(f"could not keep the evidence for next time: {exc}", severity="warning")
 
@@ -243,15 +245,15 @@ class AdvisorState(App[None]):
         worker = get_current_worker()
         cancel = worker.cancelled_event  # a threading.Event, set by Worker.cancel(): handed to the core
 
-        def probe_event(event: Any) -> None:
-            screen.post_message(ProbeProgress(core.event_json(event)))
+        def probe_event(event: ProbeEvent) -> None:
+            screen.post_message(ProbeProgress(event))
 
-        def bench_event(event: Any) -> None:
-            screen.post_message(BenchProgress(core.event_json(event)))
+        def bench_event(event: BenchEvent) -> None:
+            screen.post_message(BenchProgress(event))
 
-        got_probe: list[dict[str, Any]] = []
+        got_probe: list[ProbeReport] = []
 
-        def probe_done(probe: dict[str, Any]) -> None:
+        def probe_done(probe: ProbeReport) -> None:
             got_probe.append(probe)
             self.post_message(ProbeDone(probe, cancelled=cancel.is_set()))
 

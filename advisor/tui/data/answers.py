@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 from advisor.tui import core
 
 if TYPE_CHECKING:  # the TUI loads the core lazily (a missing core piece is said on screen)
+    from advisor.evidence.bench.results import BenchReport
+    from advisor.evidence.probe import ProbeReport
     from advisor.profile import Profile
 
 #: What a fresh walk answers: nothing, on a greenfield codebase (a profile without a size reads as medium).
@@ -208,7 +210,7 @@ def os_answer(profile: Profile) -> list[str]:
     return [str(o) for o in profile.environment.os]
 
 
-def prefill_environment(profile: Profile, probe: dict[str, Any] | None) -> Profile:
+def prefill_environment(profile: Profile, probe: ProbeReport | None) -> Profile:
     """A fresh profile with the OS of the probed machine (or of this one); any other is returned as it is.
 
     The Python version is only offered (`probed_python`), not assumed: the machine's interpreter need not be
@@ -217,15 +219,14 @@ def prefill_environment(profile: Profile, probe: dict[str, Any] | None) -> Profi
     """
     if not is_fresh(profile):
         return profile
-    software = (probe or {}).get("software") or {}
-    name = str(software.get("os") or platform.system()).lower()
+    name = ((probe.software.os if probe is not None else "") or platform.system()).lower()
     found = [o for o, marks in _OS_MARKS.items() if any(m in name for m in marks)]
     return answer(profile, "environment", "os", value=found[:1])
 
 
-def probed_python(probe: dict[str, Any] | None) -> str:
+def probed_python(probe: ProbeReport | None) -> str:
     """MAJOR.MINOR of the probed interpreter (or of this one), offered on the Team step."""
-    version = str(((probe or {}).get("software") or {}).get("python") or platform.python_version())
+    version = (probe.software.python if probe is not None else "") or platform.python_version()
     return ".".join(version.split(".")[:2])
 
 
@@ -236,15 +237,12 @@ _OS_MARKS: dict[str, tuple[str, ...]] = {"linux": ("linux",), "macos": ("darwin"
 # --- evidence -------------------------------------------------------------------------------------
 
 
-def was_cancelled(bench: dict[str, Any] | None) -> bool:
+def was_cancelled(bench: BenchReport | None) -> bool:
     """Whether a benchmark run was cut short by a cancel (the core records a `cancelled` failure)."""
-    failures = (bench or {}).get("failures") or []
-    return any(isinstance(f, dict) and f.get("outcome") == "cancelled" for f in failures)
+    return bench is not None and any(f.outcome == "cancelled" for f in bench.failures)
 
 
-def kept_bench(
-    previous: dict[str, Any] | None, new: dict[str, Any] | None, *, cancelled: bool
-) -> dict[str, Any] | None:
+def kept_bench(previous: BenchReport | None, new: BenchReport | None, *, cancelled: bool) -> BenchReport | None:
     """The run the walk keeps: a cancelled run never replaces a complete one; it is kept only when nothing was."""
     if new is None:
         return previous

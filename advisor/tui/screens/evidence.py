@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on
@@ -38,6 +38,10 @@ from advisor.tui.screens.base import StepScreen
 from advisor.tui.widgets.bars import Bar, BarChart
 from advisor.tui.widgets.body import Body
 
+if TYPE_CHECKING:
+    from advisor.evidence.bench.results import BenchFailure, BenchReport, Measurement
+    from advisor.evidence.probe import ProbeReport
+
 RESULT_COLUMNS = ("framework", "benchmark", "dev", "value", "%peak", "IQR%")
 #: Benchmark ids as the table shows them, so that "benchmark variant" fits 80 columns whole (the JSON keeps the ids).
 SHORT_NAMES = {"elementwise": "elem", "train_mlp": "mlp", "train_transformer": "transformer",
@@ -47,14 +51,14 @@ SHORT_VARIANTS = {"mlp-step-vs-reference": "vs-float64"}
 LEGEND = "IQR% = spread of the timings; ! = flagged by the core. Highlight a row for its full name and notes."
 
 
-def short_name(result: dict[str, Any]) -> str:
+def short_name(result: Measurement) -> str:
     """ "benchmark variant" in the table's short form, never cut."""
-    bench, variant = str(result.get("benchmark", "?")), str(result.get("variant", ""))
+    bench, variant = result.benchmark, result.variant
     return f"{SHORT_NAMES.get(bench, bench)} {SHORT_VARIANTS.get(variant, variant)}".strip()
 
 
-def _fmt(value: Any, digits: int = 1) -> str:
-    return f"{value:,.{digits}f}" if isinstance(value, int | float) else "—"
+def _fmt(value: float | None, digits: int = 1) -> str:
+    return "—" if value is None else f"{value:,.{digits}f}"
 
 
 class EvidenceScreen(StepScreen):
@@ -79,8 +83,8 @@ class EvidenceScreen(StepScreen):
     def __init__(self) -> None:
         super().__init__()
         self.worker: Worker[None] | None = None
-        self.results: list[dict[str, Any]] = []
-        self.failures: list[dict[str, Any]] = []
+        self.results: list[Measurement] = []
+        self.failures: list[BenchFailure] = []
         self.frameworks_seen: dict[str, dict[str, Any]] = {}
         self.benchmarks: tuple[str, ...] = ()
 
@@ -216,27 +220,26 @@ class EvidenceScreen(StepScreen):
         """A probe event: a framework's row says what its probe does; a section goes on the status line."""
         # ProbeEvent: kind section | framework_start | framework_event | framework_done; name = framework id
         event = message.event
-        if str(event.get("kind") or "").startswith("framework"):
-            row = self._progress_row(str(event.get("name")))
-            row["note"].update(f"probe: {event.get('message', '')}")
+        if event.kind.startswith("framework"):
+            row = self._progress_row(event.name)
+            row["note"].update(f"probe: {event.message}")
         else:
-            self._status(f"Probing: {event.get('message', '')}")
+            self._status(f"Probing: {event.message}")
 
     def on_bench_progress(self, message: BenchProgress) -> None:
         """A benchmark event: move that framework's bar; add figures and failures as they come."""
         event = message.event
-        kind = str(event.get("kind") or "")
-        framework = str(event.get("framework") or "?")
-        row = self._progress_row(framework)
+        kind = event.kind
+        row = self._progress_row(event.framework or "?")
         if kind == "framework_start":
             row["state"] = "running"
             row["bar"].update(total=self._total(), progress=0)
-            row["note"].update(f"bench: {event.get('message') or 'starting'}")
+            row["note"].update(f"bench: {event.message or 'starting'}")
         elif kind == "bench_start":
             row["state"] = "running"
             row["started"] += 1
             row["bar"].update(total=self._total(), progress=max(row["started"] - 1, 0))
-            row["note"].update(f"bench: {event.get('benchmark')} on {event.get('device') or '?'}")
+            row["note"].update(f"bench: {event.benchmark} on {event.device or '?'}")
         elif kind == "framework_end":
             if row["state"] == "cancelled":
                 self._end_row(row, "cancelled")
@@ -245,19 +248,18 @@ class EvidenceScreen(StepScreen):
                 row["bar"].update(total=self._total(), progress=self._total())
                 row["note"].update("done")
         elif kind == "note":
-            row["note"].update(str(event.get("message", "")))
-        measurement = event.get("measurement")
-        if kind == "result" and isinstance(measurement, dict):
-            self._add_result(measurement)
-        failure = event.get("failure")
-        if kind == "failure" and isinstance(failure, dict):
-            if failure.get("outcome") == "cancelled":
+            row["note"].update(event.message)
+        if kind == "result" and event.measurement is not None:
+            self._add_result(event.measurement)
+        failure = event.failure
+        if kind == "failure" and failure is not None:
+            if failure.outcome == "cancelled":
                 self._end_row(row, "cancelled")
-            elif failure.get("benchmark") == "*" and row["started"] == 0:
+            elif failure.benchmark == "*" and row["started"] == 0:
                 # The whole framework: say why on its row (not installed, no script of its own), not 'not run'.
-                row["state"] = str(failure.get("outcome") or "failed")
+                row["state"] = failure.outcome or "failed"
                 row["bar"].update(total=self._total(), progress=0)
-                row["note"].update(f"{failure.get('outcome')}: {failure.get('error')}")
+                row["note"].update(f"{failure.outcome}: {failure.error}")
             self._add_failure(failure)
 
     def _end_row(self, row: dict[str, Any], how: str) -> None:
@@ -305,18 +307,17 @@ class EvidenceScreen(StepScreen):
             return
         kept = self._show_kept_bench()
         if message.cancelled:
-            n = len(message.data.get("results") or [])
+            n = len(message.data.results)
             if kept is not message.data and kept is not None:
                 what = (
-                    f"the previous complete run's {len(kept.get('results') or [])} figures are kept "
+                    f"the previous complete run's {len(kept.results)} figures are kept "
                     f"(the {n} of the cancelled run are not). "
                 )
             else:
                 what = f"the {n} figures measured before are kept. "
             self._status(self._cancelled_text(what))
         else:
-            wall = message.data.get("wall_s")
-            self._status(f"Benchmarks done in {_fmt(wall)} s. Press n for the results.")
+            self._status(f"Benchmarks done in {_fmt(message.data.wall_s)} s. Press n for the results.")
 
     def on_bench_failed(self, message: BenchFailed) -> None:
         """The benchmarks could not run: why (the figures kept from before stay shown)."""
@@ -324,7 +325,7 @@ class EvidenceScreen(StepScreen):
             self._show_kept_bench()
             self._status(f"Benchmarks not available: {message.error}")
 
-    def _show_kept_bench(self) -> dict[str, Any] | None:
+    def _show_kept_bench(self) -> BenchReport | None:
         kept = self.advisor.bench
         if kept is not None:
             self._show_bench(kept)
@@ -349,54 +350,48 @@ class EvidenceScreen(StepScreen):
         if not 0 <= row < len(self.results):
             return
         r = self.results[row]
-        name = " ".join(str(r.get(k)) for k in ("framework", "benchmark", "variant", "device") if r.get(k))
-        notes = "; ".join(str(w) for w in r.get("warnings") or []) or "no warnings"
+        name = " ".join(x for x in (r.framework, r.benchmark, r.variant, r.device) if x)
+        notes = "; ".join(w.message for w in r.warnings) or "no warnings"
         self.query_one("#result-detail", Static).update(Text(f"{name}: {notes}"))
 
     # --- drawing ---------------------------------------------------------------------------------
 
-    def _show_probe(self, probe: dict[str, Any]) -> None:
-        self.failures = [f for f in self.failures if f.get("benchmark") != "probe"]
-        for fid, info in (probe.get("frameworks") or {}).items():
-            outcome = info.get("outcome")
-            if outcome not in (None, "ok", "missing", "skipped"):
-                self._add_failure(
-                    {"framework": fid, "benchmark": "probe", "outcome": outcome, "error": info.get("error")}
-                )
-
-    def _show_bench(self, bench: dict[str, Any]) -> None:
-        self.results.clear()
-        self.query_one("#results", DataTable).clear()
-        for result in bench.get("results") or []:
-            self._add_result(result)
-        self.failures = [f for f in self.failures if f.get("benchmark") == "probe"]
-        for failure in bench.get("failures") or []:
+    def _show_probe(self, probe: ProbeReport) -> None:
+        self.failures = [f for f in self.failures if f.benchmark != "probe"]
+        for failure in core.probe_failures(probe):
             self._add_failure(failure)
 
-    def _add_result(self, r: dict[str, Any]) -> None:
+    def _show_bench(self, bench: BenchReport) -> None:
+        self.results.clear()
+        self.query_one("#results", DataTable).clear()
+        for result in bench.results:
+            self._add_result(result)
+        self.failures = [f for f in self.failures if f.benchmark == "probe"]
+        for failure in bench.failures:
+            self._add_failure(failure)
+
+    def _add_result(self, r: Measurement) -> None:
         self.results.append(r)
         spread = ""
-        median, iqr = r.get("median_s"), r.get("iqr_s")
-        if isinstance(median, int | float) and isinstance(iqr, int | float) and median > 0:
-            spread = f"{iqr / median * 100:.0f}"
-        if r.get("warnings"):
+        if r.median_s and r.iqr_s is not None and r.median_s > 0:
+            spread = f"{r.iqr_s / r.median_s * 100:.0f}"
+        if r.warnings:
             spread += "!"  # the core flagged this figure (wide spread, too few samples): see the report
         self.query_one("#results", DataTable).add_row(
-            Text(str(r.get("framework", "?"))),
+            Text(r.framework),
             Text(short_name(r)),
-            Text(str(r.get("device", "?"))),
-            Text(f"{_fmt(r.get('value'))} {r.get('unit', '')}", justify="right"),
-            Text(_fmt(r.get("pct_of_peak")), justify="right"),
+            Text(r.device),
+            Text(f"{_fmt(r.value)} {r.unit}", justify="right"),
+            Text(_fmt(r.pct_of_peak), justify="right"),
             Text(spread, justify="right"),
         )
         self._redraw_charts()
 
-    def _add_failure(self, f: dict[str, Any]) -> None:
+    def _add_failure(self, f: BenchFailure) -> None:
         self.failures.append(f)
         lines = [
-            f"[b]{escape(str(f.get('framework', '?')))}[/b] "
-            + escape(f"{f.get('benchmark', '')} {f.get('device', '') or ''}: {f.get('outcome', 'failed')} — "
-                     f"{f.get('error') or f.get('reason') or 'no detail'}")
+            f"[b]{escape(f.framework)}[/b] "
+            + escape(f"{f.benchmark} {f.device or ''}: {f.outcome or 'failed'} — {f.error or 'no detail'}")
             for f in self.failures
         ]
         self.query_one("#failures", Static).update("\n".join(lines) or "none")
@@ -405,17 +400,11 @@ class EvidenceScreen(StepScreen):
         ).label = f"Failures ({len(self.failures)})"
 
     def _redraw_charts(self) -> None:
-        gemm = [r for r in self.results if r.get("benchmark") == "gemm" and isinstance(r.get("value"), int | float)]
+        gemm = [r for r in self.results if r.benchmark == "gemm"]
         self.query_one("#chart-throughput", BarChart).set_bars(
-            [
-                Bar(f"{r.get('framework')} {r.get('device')} {r.get('variant', '')}", r["value"], r.get("unit", ""))
-                for r in gemm
-            ]
+            [Bar(f"{r.framework} {r.device} {r.variant}", r.value, r.unit) for r in gemm]
         )
         self.query_one("#chart-peak", BarChart).set_bars(
-            [
-                Bar(f"{r.get('framework')} {r.get('device')} {r.get('variant', '')}", r["pct_of_peak"], "%")
-                for r in gemm
-                if isinstance(r.get("pct_of_peak"), int | float)
-            ]
+            [Bar(f"{r.framework} {r.device} {r.variant}", r.pct_of_peak, "%")
+             for r in gemm if r.pct_of_peak is not None]
         )

@@ -96,7 +96,6 @@ class TeamScreen(ModalScreen[None]):
         from advisor.report.words import left_out_words
         from advisor.team.members import load_members
         from advisor.team.session import decide_members, no_members_error
-        from advisor.tui import core
 
         if kb is None:
             self.post_message(TeamDecided(None, "Team decision: not available (the knowledge base is loading)", []))
@@ -109,8 +108,7 @@ class TeamScreen(ModalScreen[None]):
         try:
             if not members:
                 raise no_members_error(len(paths))
-            typed_probe, typed_bench = core.evidence_models(probe, bench)
-            out = decide_members(kb, members, left_out, probe=typed_probe, bench=typed_bench, evidence=evidence)
+            out = decide_members(kb, members, left_out, probe=probe, bench=bench, evidence=evidence)
         except AdvisorError as exc:
             self.post_message(TeamDecided(None, f"Team decision: not available ({exc})", lines))
             return
