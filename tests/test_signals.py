@@ -381,8 +381,11 @@ def test_tui_says_stopped_only_when_no_child_is_left(kb: Any) -> None:
     """The cancel message checks: with a child of the app still running it names it, once it is gone it says so."""
     from _tui_support import goto, make_app, settle
 
+    from advisor.evidence.bench.results import BenchReport
     from advisor.evidence.child import child_env
     from advisor.tui.messages import BenchDone
+
+    nothing = BenchReport(preset="quick", wall_s=0.0, environment={}, results=(), failures=())
 
     async def body() -> None:
         app = make_app(kb)
@@ -392,13 +395,13 @@ def test_tui_says_stopped_only_when_no_child_is_left(kb: Any) -> None:
             child = CHILDREN.popen([sys.executable, "-c", "import time; time.sleep(600)"], env=child_env(),
                                    label="a child that outlived its run")
             try:
-                app.screen.post_message(BenchDone({"results": []}, cancelled=True))
+                app.screen.post_message(BenchDone(nothing, cancelled=True))
                 await settle(pilot)
                 assert f"still running (PID {child.pid})" in str(status.render())
                 assert "stopped" not in str(status.render())
             finally:
                 CHILDREN.end(child)
-            app.screen.post_message(BenchDone({"results": []}, cancelled=True))
+            app.screen.post_message(BenchDone(nothing, cancelled=True))
             await settle(pilot)
             assert "Cancelled: child processes stopped" in str(status.render())
 

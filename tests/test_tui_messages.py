@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import pytest
+from _tui_support import recorded_evidence
 
 from advisor.tui import messages
 from advisor.tui.messages import EvidenceNews
 
+PROBE, BENCH = recorded_evidence()
+assert PROBE is not None and BENCH is not None
 NEWS = [
-    messages.FastProbeDone({"probe": 1}),
+    messages.FastProbeDone(PROBE),
     messages.FastProbeFailed("no cpuinfo"),
-    messages.ProbeDone({"probe": 1}, cancelled=True),
+    messages.ProbeDone(PROBE, cancelled=True),
     messages.ProbeFailed("crashed"),
-    messages.BenchDone({"results": []}),
+    messages.BenchDone(BENCH),
     messages.BenchFailed("no framework"),
     messages.EvidenceRunEnded(3, cancelled=True),
 ]
