@@ -238,8 +238,7 @@ def _sources(urls: Iterable[Any], name: str = "source") -> tuple[ChecklistLink, 
     # Named by host ("docs.jax.dev") or by package (a Package URL, "pkg:pypi/jax"): a row of identical
     # "source" links says nothing.
     out = []
-    for url in urls:
-        text = str(url)
+    for text in dict.fromkeys(str(url) for url in urls):  # one link per source, however many quotes it gives
         label = text.split("@")[0] if text.startswith("pkg:") else (urlsplit(text).hostname or "").removeprefix("www.")
         out.append(ChecklistLink(label or name, text, name))
     return tuple(out)
