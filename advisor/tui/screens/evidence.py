@@ -9,7 +9,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.markup import escape
 from textual.widgets import (
     Button,
     DataTable,
@@ -37,29 +36,11 @@ from advisor.tui.messages import (
 from advisor.tui.screens.base import StepScreen
 from advisor.tui.widgets.bars import Bar, BarChart
 from advisor.tui.widgets.body import Body
+from advisor.tui.widgets.results import LEGEND, RESULT_COLUMNS, failure_lines, fmt, result_row
 
 if TYPE_CHECKING:
     from advisor.evidence.bench.results import BenchFailure, BenchReport, Measurement
     from advisor.evidence.probe import ProbeReport
-
-RESULT_COLUMNS = ("framework", "benchmark", "dev", "value", "%peak", "IQR%")
-#: Benchmark ids as the table shows them, so that "benchmark variant" fits 80 columns whole (the JSON keeps the ids).
-SHORT_NAMES = {"elementwise": "elem", "train_mlp": "mlp", "train_transformer": "transformer",
-               "infer_latency": "latency", "agreement": "agree", "allreduce": "allred"}
-#: Variants shortened the same way (the highlighted row's detail line gives the full name).
-SHORT_VARIANTS = {"mlp-step-vs-reference": "vs-float64"}
-LEGEND = "IQR% = spread of the timings; ! = flagged by the core. Highlight a row for its full name and notes."
-
-
-def short_name(result: Measurement) -> str:
-    """ "benchmark variant" in the table's short form, never cut."""
-    bench, variant = result.benchmark, result.variant
-    return f"{SHORT_NAMES.get(bench, bench)} {SHORT_VARIANTS.get(variant, variant)}".strip()
-
-
-def _fmt(value: float | None, digits: int = 1) -> str:
-    return "—" if value is None else f"{value:,.{digits}f}"
-
 
 class EvidenceScreen(StepScreen):
     """Run the probe and benchmarks; per-framework progress, live table, bar charts, failures, cancel."""
@@ -317,7 +298,7 @@ class EvidenceScreen(StepScreen):
                 what = f"the {n} figures measured before are kept. "
             self._status(self._cancelled_text(what))
         else:
-            self._status(f"Benchmarks done in {_fmt(message.data.wall_s)} s. Press n for the results.")
+            self._status(f"Benchmarks done in {fmt(message.data.wall_s)} s. Press n for the results.")
 
     def on_bench_failed(self, message: BenchFailed) -> None:
         """The benchmarks could not run: why (the figures kept from before stay shown)."""
@@ -372,29 +353,12 @@ class EvidenceScreen(StepScreen):
 
     def _add_result(self, r: Measurement) -> None:
         self.results.append(r)
-        spread = ""
-        if r.median_s and r.iqr_s is not None and r.median_s > 0:
-            spread = f"{r.iqr_s / r.median_s * 100:.0f}"
-        if r.warnings:
-            spread += "!"  # the core flagged this figure (wide spread, too few samples): see the report
-        self.query_one("#results", DataTable).add_row(
-            Text(r.framework),
-            Text(short_name(r)),
-            Text(r.device),
-            Text(f"{_fmt(r.value)} {r.unit}", justify="right"),
-            Text(_fmt(r.pct_of_peak), justify="right"),
-            Text(spread, justify="right"),
-        )
+        self.query_one("#results", DataTable).add_row(*result_row(r))
         self._redraw_charts()
 
     def _add_failure(self, f: BenchFailure) -> None:
         self.failures.append(f)
-        lines = [
-            f"[b]{escape(f.framework)}[/b] "
-            + escape(f"{f.benchmark} {f.device or ''}: {f.outcome or 'failed'} — {f.error or 'no detail'}")
-            for f in self.failures
-        ]
-        self.query_one("#failures", Static).update("\n".join(lines) or "none")
+        self.query_one("#failures", Static).update(failure_lines(self.failures))
         self.query_one("#evidence-tabs", TabbedContent).get_tab(
             "tab-failures"
         ).label = f"Failures ({len(self.failures)})"
