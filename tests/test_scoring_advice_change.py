@@ -99,3 +99,14 @@ def test_cli_and_markdown_state_the_same_number(kb: Any, tmp_path: Path, cli_env
     markdown = to_markdown(Report.model_validate_json(done.stdout))
     for text in (" ".join(shown.stdout.split()), markdown):
         assert f"to {change['value']:.2f} (now {change['value_now']:.2f}), others unchanged" in text
+
+
+def test_a_weight_far_past_the_scale_keeps_the_search_bounded() -> None:
+    # A member's file may hold a weight of 341321: the search tries 0.01 steps on 0-5 and a bounded number
+    # beyond, not 34 million rows (which took minutes and gigabytes in `team decide`).
+    from advisor.scoring.decision import _BEYOND_SCALE_POINTS, _weight_grid
+
+    grid = _weight_grid(341321.0)
+    assert grid.size <= 501 + _BEYOND_SCALE_POINTS and grid[0] == 0.0 and grid[-1] == 341321.0
+    assert list(grid[:501]) == [i / 100 for i in range(501)]  # the scale itself keeps its 0.01 steps
+    assert _weight_grid(5.0).size == 501 and _weight_grid(2.0).size == 501

@@ -117,7 +117,7 @@ def test_tui_scores_with_the_same_rule(kb) -> None:  # type: ignore[no-untyped-d
 def test_one_function_decides_on_the_support_code(kb) -> None:  # type: ignore[no-untyped-def]
     from advisor.knowledge.schema import Support
     from advisor.scoring.constraints import nvidia_route_none
-    from advisor.scoring.fleet import team_fleet
+    from advisor.scoring.fleet import FloorForm, floor_words, team_fleet
 
     profile = load_profile_text(PROFILES["probe_gpus"])
     fleet = team_fleet(profile, probe_fixture("probe_fake_nvidia_t4.json"))
@@ -125,6 +125,8 @@ def test_one_function_decides_on_the_support_code(kb) -> None:  # type: ignore[n
     assert {f for f, x in found.items() if x is not None} == NO_WINDOWS_GPU
     assert all(x.support is Support.NONE for x in found.values() if x is not None)
     # The way out is named where the exclusion is read: TensorFlow's GPU route under WSL2.
-    assert "WSL2" in found["tensorflow"].message  # type: ignore[union-attr]
+    tf = found["tensorflow"]
+    assert tf is not None and tf.form is FloorForm.OS_GPU and tf.facts["os"] == "windows" and tf.facts["wsl2"]
+    assert "under WSL2 it is" in floor_words(tf.params)
     linux = load_profile_text("environment: {os: [linux]}\n")
     assert all(nvidia_route_none(kb, fid, linux, fleet) is None for fid in NO_WINDOWS_GPU)

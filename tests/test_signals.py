@@ -221,7 +221,9 @@ def test_cancel_ends_a_hung_child_and_its_late_descendants(tmp_path: Path) -> No
     worker.start()
     assert started.wait(30)
     prefix = f"{CHILDREN.run_id}."
-    assert len(marked(prefix)) == 2  # the child and its escaped grandchild
+    # The child and its escaped grandchild; a process that has just exec'd can fail one read of its environment
+    # (its /proc entry is being replaced), so this waits for both rather than trusting one scan.
+    wait_for(lambda: len(marked(prefix)) == 2, 30, "the child and its grandchild")
     cancel.set()
     assert time_to_clean(prefix) < LIMIT_S
     worker.join(10)

@@ -9,6 +9,7 @@ from advisor.scoring.constraints import Exclusion, ExclusionCause, ExclusionCode
 from advisor.scoring.decision_words import break_even_statement as break_even_statement  # scoring's steps say it too
 from advisor.scoring.engine import AssessmentWarning, Param, WarningCode
 from advisor.scoring.explain import NoteCode
+from advisor.scoring.fleet import floor_words
 
 if TYPE_CHECKING:  # a type only: the team package imports the report, not the other way round
     from advisor.team.decision_schema import LeftOutSection
@@ -25,7 +26,7 @@ def _hardware(p: Params) -> str:
         return f"installed, but its build does not use the accelerator here ({p['accelerators']}); a CPU-only wheel?"
     if form == "requirement":
         return f"{p['check']}: {p['detail']}"
-    return str(p["detail"])  # gpu_floor: the fleet's finding on the team's oldest GPU
+    return floor_words(p)  # gpu_floor: the fleet's finding on the team's oldest GPU
 
 
 _WARNING_WORDS: dict[WarningCode, Callable[[Params], str]] = {
@@ -87,7 +88,7 @@ _EXCLUSION_WORDS: dict[ExclusionCode, Callable[[Params], str]] = {
     ExclusionCode.MULTI_BACKEND: lambda p: f"one code base must run under several frameworks' backends ({p['who']}): "
     + (str(p["detail"]) or "no portability fact in the knowledge base"),
     ExclusionCode.OS: lambda p: f"does not run natively on {p['os']} (knowledge base) ({p['who']} environment)",
-    ExclusionCode.NVIDIA: lambda p: f"cannot use the team's NVIDIA GPUs ({p['who']}): {p['detail']}",
+    ExclusionCode.NVIDIA: lambda p: f"cannot use the team's NVIDIA GPUs ({p['who']}): {floor_words(p)}",
     ExclusionCode.SAVED: lambda p: str(p["words"]),
 }
 
@@ -112,7 +113,7 @@ def _note_cap(p: Params) -> str:
 
 
 _NOTE_WORDS: dict[NoteCode, Callable[[Params], str]] = {
-    NoteCode.GPU_FLOOR: lambda p: str(p["detail"]),
+    NoteCode.GPU_FLOOR: floor_words,
     NoteCode.PYTHON_VERSION: lambda p: str(p["detail"]),
     NoteCode.SERVING_GAP: lambda p: f"the team's serving stack {p['stack']} does not take {p['framework']} models "
     "natively: a move also means replacing or bridging it",

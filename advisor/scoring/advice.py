@@ -193,7 +193,7 @@ def recommend(
         steps.append(Step(code=StepCode.BUSY))
     floor = (floors or {}).get(top.framework)
     if floor:
-        steps.append(Step(code=StepCode.GPU_FLOOR, params={"detail": floor.message}))
+        steps.append(Step(code=StepCode.GPU_FLOOR, params=dict(floor.params)))
     for sid, _words in serving_gaps(kb, top.framework, resolved):
         steps.append(Step(code=StepCode.SERVING_GAP, params={"stack": kb.serving[sid].name, "name": name}))
     if sens.advice_change is not None and sens.verdict != "tie":

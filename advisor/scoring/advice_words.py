@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from advisor.scoring.decision import BreakEven
 from advisor.scoring.decision_words import break_even_statement
+from advisor.scoring.fleet import floor_words
 from advisor.scoring.install_advice import InstallStep, install_sentence
 from advisor.scoring.migration import route_sentence
 from advisor.scoring.sensitivity import advice_change_sentence
@@ -108,7 +109,7 @@ _WORDS: dict[StepCode, Callable[[Params], str]] = {
         "The benchmarks ran on a busy machine and are not used: run `fwadvisor report` again "
         "when it is quiet to blend measured performance in."
     ),
-    StepCode.GPU_FLOOR: lambda p: _sentence(str(p["detail"])),
+    StepCode.GPU_FLOOR: lambda p: _sentence(floor_words(p)),
     StepCode.SERVING_GAP: lambda p: _sentence(
         f"the team's serving stack {p['stack']} does not take {p['name']} "
         "models natively: a move also means replacing or bridging it"

@@ -168,7 +168,7 @@ def apply_constraints(
         reasons = check_constraints(kb, fid, resolved.constraints, by, name)
         reasons += os_causes(kb, fid, resolved.profile, by, name)
         if (route := nvidia_route_none(kb, fid, resolved.profile, fleet)) is not None:
-            nvidia = {"detail": route.message}
+            nvidia = route.params
             reasons.append(ExclusionCause(code=ExclusionCode.NVIDIA, by=by, name=name, params=nvidia))
         for pid in resolved.policies:
             reasons += check_constraints(kb, fid, kb.policies[pid].constraints, "policy", pid)

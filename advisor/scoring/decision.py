@@ -208,6 +208,19 @@ def _advised_rows(
     return np.where(valid, np.where(current[top], top, np.where(pays, chal, inc)), -1)
 
 
+#: Points of the search past the top of the scale: a weight typed as 1e6 must not cost a grid of 1e8 rows.
+_BEYOND_SCALE_POINTS = 1000
+
+
+def _weight_grid(top: float) -> NDArray[np.float64]:
+    """The weights `advice_change` tries: 0.01 steps on the 0-5 scale, then a bounded number up to `top`."""
+    scale: NDArray[np.float64] = np.arange(round(WEIGHT_SCALE_MAX * 100) + 1) / 100
+    if top <= WEIGHT_SCALE_MAX:
+        return scale
+    beyond = np.round(np.linspace(WEIGHT_SCALE_MAX, top, _BEYOND_SCALE_POINTS + 1)[1:], 2)
+    return np.unique(np.concatenate([scale, beyond]))
+
+
 def advice_change(
     ranking: list[Breakdown],
     weights: dict[str, float],
@@ -231,8 +244,8 @@ def advice_change(
     mig = np.array([c == MIGRATION for c in criteria])
     if names[int(_advised_rows(x, raw[None, :], cur, shares, mig)[0])] != now:
         return None
-    top = max(WEIGHT_SCALE_MAX, float(raw.max()))
-    grid = np.arange(round(top * 100) + 1) / 100
+    highest = float(raw.max())
+    grid = _weight_grid(highest if math.isfinite(highest) else WEIGHT_SCALE_MAX)
     best: tuple[float, int, float, int] | None = None  # (distance, criterion, value, framework)
     here = names.index(now)
     for k in range(len(criteria)):

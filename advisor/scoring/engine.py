@@ -53,7 +53,8 @@ class WarningCode(StrEnum):
     """The kinds of assessment warning; programs decide on these, `advisor.report.words` writes the words."""
 
     PROFILE = "profile"  # params: detail (the profile resolution's own sentence)
-    HARDWARE = "hardware"  # params: form (gpu_floor: detail; cpu_only_build: accelerators; requirement: check, detail)
+    # params: form (gpu_floor: a FloorFinding's; cpu_only_build: accelerators; requirement: check, detail)
+    HARDWARE = "hardware"
     PYTHON_VERSION = "python_version"  # params: detail (the finding on the team's Python)
     KNOWLEDGE = "knowledge"  # params: detail (no migration entry from a framework)
     STALE_FACT = "stale_fact"  # params: subject, review_days (the fact and its as-of date are fields)
@@ -187,8 +188,9 @@ def assess(
         cap_override = override if floor is not None and floor.support is Support.NONE else None
         if floor is not None:
             floors[fid] = floor
-            notes.append(Note(NoteCode.GPU_FLOOR, {"detail": floor.message}))
-            warnings.append(_warning(WarningCode.HARDWARE, {"form": "gpu_floor", "detail": floor.message}, fid))
+            found: dict[str, str | float] = {**floor.params}
+            notes.append(Note(NoteCode.GPU_FLOOR, found))
+            warnings.append(_warning(WarningCode.HARDWARE, {"form": "gpu_floor", **floor.params}, fid))
         if python := python_finding(kb, fid, resolved.profile):
             notes.append(Note(NoteCode.PYTHON_VERSION, {"detail": python}))
             warnings.append(_warning(WarningCode.PYTHON_VERSION, {"detail": python}, fid))

@@ -140,7 +140,7 @@ class NoteCode(StrEnum):
     `name` is the criterion's name. Both since report 1.4; the words are written at the edge.
     """
 
-    GPU_FLOOR = "gpu_floor"  # params: detail (the team's oldest NVIDIA GPU is below the CUDA wheels' floor)
+    GPU_FLOOR = "gpu_floor"  # params: a FloorFinding's (the oldest NVIDIA GPU or the OS against the CUDA route)
     PYTHON_VERSION = "python_version"  # params: detail (the current release has no wheels for the team's Python)
     SERVING_GAP = "serving_gap"  # params: serving, stack, framework (a serving stack that does not take its models)
     NO_MIGRATION_ENTRY = "no_migration_entry"  # params: source, target (no migration entry from that framework)

@@ -10,7 +10,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from advisor.knowledge.base import KnowledgeBase
@@ -41,13 +43,47 @@ def team_fleet(profile: Profile, probe: ProbeReport | None) -> list[FleetEntry]:
     return fleet
 
 
+class FloorForm(StrEnum):
+    """Which floor a finding is about; its params, all strings, say the rest (words: `floor_words`)."""
+
+    GPU_FLOOR = "gpu_floor"  # name, release, floor, gpu, cc; pin: the newest release for that GPU, where one is
+    OS_GPU = "os_gpu"  # name, os (the team's systems without native NVIDIA GPU support); wsl2: a way out
+    BOTH = "gpu_floor_and_os_gpu"  # both findings' params (their keys differ but for the name)
+
+
 @dataclass(frozen=True)
 class FloorFinding:
-    """A framework's CUDA route on the team's oldest NVIDIA GPU."""
+    """A framework's CUDA route on the team's oldest NVIDIA GPU, or on the team's operating systems."""
 
     framework: str
     support: Support  # DEPRECATED (pin an older release) or NONE
-    message: str
+    form: FloorForm
+    facts: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def params(self) -> dict[str, str]:
+        """The finding as a warning's, note's, step's or exclusion's params (`floor_words` reads them)."""
+        return {"finding": self.form.value, **self.facts}
+
+
+def floor_words(params: Mapping[str, object]) -> str:
+    """A floor finding's sentence from its params; a file written before the codes kept its own (`detail`)."""
+    p = {k: str(v) for k, v in params.items()}
+    if "detail" in p:
+        return p["detail"]
+    name = p.get("name", "the framework")
+    if p.get("finding") == FloorForm.BOTH:
+        return "; ".join(floor_words({**p, "finding": f}) for f in (FloorForm.GPU_FLOOR, FloorForm.OS_GPU))
+    if p.get("finding") == FloorForm.OS_GPU:
+        text = f"{name} has no native NVIDIA GPU support on {p.get('os', 'a system of the team')}"
+        if p.get("wsl2"):
+            text += f" (under WSL2 it is {p['wsl2']}: a team that works in WSL2 states os linux)"
+        return text
+    base = f"{name} {p.get('release', '')}'s CUDA wheels need compute capability {p.get('floor', '?')} or newer"
+    gpu = f"{p.get('gpu', 'GPU')} (compute capability {p.get('cc', '?')})"
+    if p.get("pin"):
+        return f"{base}; the team's {gpu} runs at most {name} {p['pin']}: pin it, or plan new GPUs"
+    return f"{base}; no release is known to support the team's {gpu}"
 
 
 def gpu_floor(kb: KnowledgeBase, framework: str, fleet: list[FleetEntry]) -> FloorFinding | None:
@@ -59,17 +95,14 @@ def gpu_floor(kb: KnowledgeBase, framework: str, fleet: list[FleetEntry]) -> Flo
     oldest, entry = min(ccs, key=lambda t: t[0])
     if oldest >= _cc(floor.min_compute_capability):
         return None
-    gpu = f"{entry.model or 'GPU'} (compute capability {entry.compute_capability})"
-    name = kb.frameworks[framework].name
-    base = f"{name} {floor.release}'s CUDA wheels need compute capability {floor.min_compute_capability} or newer"
+    facts = {"name": kb.frameworks[framework].name, "release": str(floor.release),
+             "floor": str(floor.min_compute_capability), "gpu": entry.model or "GPU",
+             "cc": str(entry.compute_capability)}
     older = floor.older_min_compute_capability
     if floor.last_release_for_older and older and oldest >= _cc(older):
-        return FloorFinding(
-            framework,
-            Support.DEPRECATED,
-            f"{base}; the team's {gpu} runs at most {name} {floor.last_release_for_older}: pin it, or plan new GPUs",
-        )
-    return FloorFinding(framework, Support.NONE, f"{base}; no release is known to support the team's {gpu}")
+        return FloorFinding(framework, Support.DEPRECATED, FloorForm.GPU_FLOOR,
+                            {**facts, "pin": str(floor.last_release_for_older)})
+    return FloorFinding(framework, Support.NONE, FloorForm.GPU_FLOOR, facts)
 
 
 class _NoSteward:
@@ -108,13 +141,12 @@ def os_gpu(kb: KnowledgeBase, framework: str, profile: Profile) -> FloorFinding 
     bad = [o.value for o in profile.environment.os if steward.gpu_os.get(o) is Support.NONE]
     if not bad:
         return None
-    name = kb.frameworks[framework].name
-    text = f"{name} has no native NVIDIA GPU support on {', '.join(bad)}"
+    facts = {"name": kb.frameworks[framework].name, "os": ", ".join(bad)}
     win = kb.frameworks[framework].platforms.get(OperatingSystem.WINDOWS)
     if "windows" in bad and win is not None and win.wsl2 is not None and win.wsl2.usable:
         # The way out is an environment choice, not a framework change: say it where the exclusion is read.
-        text += f" (under WSL2 it is {win.wsl2.value}: a team that works in WSL2 states os linux)"
-    return FloorFinding(framework, Support.NONE, text)
+        facts["wsl2"] = win.wsl2.value
+    return FloorFinding(framework, Support.NONE, FloorForm.OS_GPU, facts)
 
 
 def nvidia_finding(kb: KnowledgeBase, framework: str, profile: Profile, fleet: list[FleetEntry]) -> FloorFinding | None:
@@ -129,5 +161,5 @@ def nvidia_finding(kb: KnowledgeBase, framework: str, profile: Profile, fleet: l
         return None
     worst = min(found, key=lambda f: 0 if f.support is Support.NONE else 1)
     if len(found) > 1:
-        return FloorFinding(framework, worst.support, "; ".join(f.message for f in found))
+        return FloorFinding(framework, worst.support, FloorForm.BOTH, {k: v for f in found for k, v in f.facts.items()})
     return worst

@@ -39,7 +39,7 @@ class StepCode(StrEnum):
     INSTALL = "install"  # params: name; the recommendation's install lines
     RUN_BENCH = "run_bench"  # installed here but not benchmarked
     BUSY = "busy"  # the benchmarks ran on a busy machine and are not used
-    GPU_FLOOR = "gpu_floor"  # params: detail (the fleet's finding on the team's oldest NVIDIA GPU)
+    GPU_FLOOR = "gpu_floor"  # params: a FloorFinding's (advisor.scoring.fleet.floor_words)
     SERVING_GAP = "serving_gap"  # params: stack, name
     CHECK_WEIGHTS = "check_weights"  # `change` with params framework and criterion (their names)
     CHECKLIST = "checklist"  # params: name

@@ -30,8 +30,8 @@ from advisor.team.fragility import Fragility
 from advisor.team.members import LeftOutCode
 from advisor.team.warnings import TeamWarning
 
-SCHEMA_VERSION: Literal["2.3"] = "2.3"
-SCHEMA_ID = "https://fwadvisor.invalid/schemas/team-decision-2.3.json"
+SCHEMA_VERSION: Literal["2.4"] = "2.4"
+SCHEMA_ID = "https://fwadvisor.invalid/schemas/team-decision-2.4.json"
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schemas" / "team-decision.schema.json"
 DOCS_NAME = "team-decision.schema.json"
 
@@ -154,8 +154,9 @@ class TeamDecisionDoc(_M):
 
     model_config = ConfigDict(extra="forbid", title="fwadvisor team decision")
 
-    # 2.1: warnings carry params; 2.2: exclusion causes; 2.3: the advice's headline and steps as codes
-    schema_version: Literal["2.0", "2.1", "2.2", "2.3"] = SCHEMA_VERSION
+    # 2.1: warnings carry params; 2.2: exclusion causes; 2.3: the advice's headline and steps as codes;
+    # 2.4: a GPU-floor finding's params are its facts (name, release, floor, gpu, cc, pin, os, wsl2), not a sentence
+    schema_version: Literal["2.0", "2.1", "2.2", "2.3", "2.4"] = SCHEMA_VERSION
     kind: Literal["team_decision"] = "team_decision"
     generated_at: str
     tool: Tool
