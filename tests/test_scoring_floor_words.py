@@ -41,3 +41,18 @@ def test_an_old_gpu_gives_codes_and_the_words_name_the_release_to_pin(kb: Any) -
 def test_a_file_written_before_the_codes_keeps_its_own_sentence() -> None:
     # Reports of schema 1.5 carried the sentence itself as `detail`: it is shown as saved.
     assert floor_words({"form": "gpu_floor", "detail": "as it was written"}) == "as it was written"
+
+
+def test_a_python_finding_is_facts_and_its_words_come_from_them(kb: Any) -> None:
+    from advisor.profile import parse_profile
+    from advisor.scoring.fleet import python_finding, python_words
+
+    versions = kb.frameworks["jax"].python_versions
+    oldest = min(versions, key=lambda v: tuple(int(x) for x in v.split(".")))
+    major, minor = (int(x) for x in oldest.split("."))
+    older = f"{major}.{minor - 1}"
+    found = python_finding(kb, "jax", parse_profile({"environment": {"python": older}}, "<test>"))
+    assert found == {"name": "JAX", "python": older, "needs": oldest}
+    words = python_words(found)
+    assert words.startswith(f"JAX's current release needs Python {oldest} or newer (the team's is {older})")
+    assert python_words({"detail": "as saved"}) == "as saved"

@@ -9,7 +9,7 @@ from advisor.scoring.constraints import Exclusion, ExclusionCause, ExclusionCode
 from advisor.scoring.decision_words import break_even_statement as break_even_statement  # scoring's steps say it too
 from advisor.scoring.engine import AssessmentWarning, Param, WarningCode
 from advisor.scoring.explain import NoteCode
-from advisor.scoring.fleet import floor_words
+from advisor.scoring.fleet import floor_words, python_words
 
 if TYPE_CHECKING:  # a type only: the team package imports the report, not the other way round
     from advisor.team.decision_schema import LeftOutSection
@@ -32,7 +32,7 @@ def _hardware(p: Params) -> str:
 _WARNING_WORDS: dict[WarningCode, Callable[[Params], str]] = {
     WarningCode.PROFILE: lambda p: str(p["detail"]),
     WarningCode.HARDWARE: _hardware,
-    WarningCode.PYTHON_VERSION: lambda p: str(p["detail"]),
+    WarningCode.PYTHON_VERSION: python_words,
     WarningCode.KNOWLEDGE: lambda p: str(p["detail"]),
     WarningCode.STALE_FACT: lambda p: f"{p['subject']} ({p['as_of']}) is past its {p['review_days']}-day review "
     f"interval [{p['fact']}]",
@@ -114,7 +114,7 @@ def _note_cap(p: Params) -> str:
 
 _NOTE_WORDS: dict[NoteCode, Callable[[Params], str]] = {
     NoteCode.GPU_FLOOR: floor_words,
-    NoteCode.PYTHON_VERSION: lambda p: str(p["detail"]),
+    NoteCode.PYTHON_VERSION: python_words,
     NoteCode.SERVING_GAP: lambda p: f"the team's serving stack {p['stack']} does not take {p['framework']} models "
     "natively: a move also means replacing or bridging it",
     NoteCode.NO_MIGRATION_ENTRY: lambda p: f"no migration entry {p['source']} -> {p['target']} in the knowledge base",

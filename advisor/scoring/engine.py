@@ -55,7 +55,7 @@ class WarningCode(StrEnum):
     PROFILE = "profile"  # params: detail (the profile resolution's own sentence)
     # params: form (gpu_floor: a FloorFinding's; cpu_only_build: accelerators; requirement: check, detail)
     HARDWARE = "hardware"
-    PYTHON_VERSION = "python_version"  # params: detail (the finding on the team's Python)
+    PYTHON_VERSION = "python_version"  # params: name, python, needs or newest (fleet.python_words)
     KNOWLEDGE = "knowledge"  # params: detail (no migration entry from a framework)
     STALE_FACT = "stale_fact"  # params: subject, review_days (the fact and its as-of date are fields)
     BENCHMARK_OUTLIER = "benchmark_outlier"  # params: detail
@@ -192,8 +192,9 @@ def assess(
             notes.append(Note(NoteCode.GPU_FLOOR, found))
             warnings.append(_warning(WarningCode.HARDWARE, {"form": "gpu_floor", **floor.params}, fid))
         if python := python_finding(kb, fid, resolved.profile):
-            notes.append(Note(NoteCode.PYTHON_VERSION, {"detail": python}))
-            warnings.append(_warning(WarningCode.PYTHON_VERSION, {"detail": python}, fid))
+            facts: dict[str, str | float] = {**python}
+            notes.append(Note(NoteCode.PYTHON_VERSION, facts))
+            warnings.append(_warning(WarningCode.PYTHON_VERSION, facts, fid))
         cost = move_cost(kb, fid, resolved.profile)
         if cost is not None and cost.pairs:
             costs[fid] = cost

@@ -141,7 +141,7 @@ class NoteCode(StrEnum):
     """
 
     GPU_FLOOR = "gpu_floor"  # params: a FloorFinding's (the oldest NVIDIA GPU or the OS against the CUDA route)
-    PYTHON_VERSION = "python_version"  # params: detail (the current release has no wheels for the team's Python)
+    PYTHON_VERSION = "python_version"  # params: name, python, needs or newest (fleet.python_words)
     SERVING_GAP = "serving_gap"  # params: serving, stack, framework (a serving stack that does not take its models)
     NO_MIGRATION_ENTRY = "no_migration_entry"  # params: source, target (no migration entry from that framework)
     ON_TEAM_HARDWARE = "on_team_hardware"  # params: criterion, name, detail (the score on the team's hardware)

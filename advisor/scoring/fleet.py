@@ -113,8 +113,11 @@ def _version(text: str) -> tuple[int, ...]:
     return tuple(int(x) for x in text.split(".") if x.isdigit())
 
 
-def python_finding(kb: KnowledgeBase, framework: str, profile: Profile) -> str | None:
+def python_finding(kb: KnowledgeBase, framework: str, profile: Profile) -> dict[str, str] | None:
     """What the team's Python means for `framework`'s current release (None: it has wheels for it, or unknown).
+
+    The finding's facts: name, python (the team's), and `needs` (the oldest Python of the release, when the
+    team's is older) or `newest` (when the team's is newer); `python_words` writes the sentence.
 
     A warning, never an exclusion: `python_versions` describes the newest release only, an older release
     may support the team's Python (JAX 0.10 runs on 3.11 while 0.12 needs 3.12), and a project's Python is
@@ -124,11 +127,21 @@ def python_finding(kb: KnowledgeBase, framework: str, profile: Profile) -> str |
     versions = kb.frameworks[framework].python_versions
     if not python or not versions or python in versions:
         return None
-    name = kb.frameworks[framework].name
+    facts = {"name": kb.frameworks[framework].name, "python": python}
     low, high = min(versions, key=_version), max(versions, key=_version)
-    if _version(python) < _version(low):
-        return (f"{name}'s current release needs Python {low} or newer (the team's is {python}): upgrade "
+    return {**facts, "needs": low} if _version(python) < _version(low) else {**facts, "newest": high}
+
+
+def python_words(params: Mapping[str, object]) -> str:
+    """A Python finding's sentence from its facts; a file written before the codes kept its own (`detail`)."""
+    p = {k: str(v) for k, v in params.items()}
+    if "detail" in p:
+        return p["detail"]
+    name, python = p.get("name", "the framework"), p.get("python", "?")
+    if "needs" in p:
+        return (f"{name}'s current release needs Python {p['needs']} or newer (the team's is {python}): upgrade "
                 f"Python, or pin an older {name} release and lose what came since")
+    high = p.get("newest", "?")
     return (f"{name}'s current release has no wheels for Python {python} yet (newest: {high}): use Python "
             f"{high} for it until they ship")
 

@@ -155,7 +155,7 @@ class TeamDecisionDoc(_M):
     model_config = ConfigDict(extra="forbid", title="fwadvisor team decision")
 
     # 2.1: warnings carry params; 2.2: exclusion causes; 2.3: the advice's headline and steps as codes;
-    # 2.4: a GPU-floor finding's params are its facts (name, release, floor, gpu, cc, pin, os, wsl2), not a sentence
+    # 2.4: GPU-floor and Python findings' params are their facts (fleet.floor_words, python_words), not a sentence
     schema_version: Literal["2.0", "2.1", "2.2", "2.3", "2.4"] = SCHEMA_VERSION
     kind: Literal["team_decision"] = "team_decision"
     generated_at: str
