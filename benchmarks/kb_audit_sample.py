@@ -1,6 +1,8 @@
 """Draw the second reader's audit sample: quoted facts of the shipped base, at random with a printed seed.
 
-Run: `python benchmarks/kb_audit_sample.py [--seed N] [--size N] [--exclude FILE ...]`. The population is
+Run: `python benchmarks/kb_audit_sample.py [--seed N] [--size N] [--exclude FILE ...] [--changed-since REV]`.
+`--changed-since REV` prints, instead of a random sample, every fact of the population whose lines differ
+from git revision REV (a fixer's changes, for their second reader). The population is
 every fact (as `kb validate` counts them, package claims left out) whose sources all carry a quote; facts
 that say `basis: judgement` are left out (they quote nothing to check). `--exclude` drops the facts of
 files the reader wrote, so that no one audits their own quotes. The population is sorted by file and field
@@ -12,8 +14,11 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -22,7 +27,7 @@ from advisor.knowledge.facts import field_path, iter_facts
 from advisor.knowledge.loader import parse_file
 from advisor.knowledge.quotes import QUOTED_KINDS, pack_files
 from advisor.knowledge.schema import Basis, Framework, Source, StewardshipFile
-from advisor.yamlio import line_of
+from advisor.yamlio import LineDict, LineList, line_of
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -37,6 +42,7 @@ class Drawn:
     kind: str
     claim: str
     sources: tuple[Source, ...]
+    path: tuple[str | int, ...] = ()
 
 
 def claim_of(fact: BaseModel) -> str:
@@ -72,9 +78,59 @@ def population(directory: Path, exclude: set[str]) -> list[Drawn]:
             if sources and all(s.quote for s in sources):
                 where = at.path or ("sources",)
                 out.append(
-                    Drawn(shown, line_of(raw, where), field_path(where), at.kind.value, claim_of(at.fact), sources)
+                    Drawn(shown, line_of(raw, where), field_path(where), at.kind.value, claim_of(at.fact), sources,
+                          tuple(where))
                 )
     return sorted(out, key=lambda d: (d.file, d.line or 0, d.field))
+
+
+def changed_lines(rev: str) -> dict[str, set[int]]:
+    """Per knowledge file (as `population` names it), the lines of this tree that differ from `rev`."""
+    diff = subprocess.run(["git", "diff", "-U0", rev, "--", "knowledge"], cwd=ROOT, capture_output=True,
+                          text=True, check=True).stdout
+    out: dict[str, set[int]] = {}
+    current = ""
+    for line in diff.splitlines():
+        if line.startswith("+++ "):
+            current = line[6:] if line.startswith("+++ b/") else ""
+        elif (m := re.match(r"@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", line)) and current:
+            start, count = int(m[1]), int(m[2] if m[2] is not None else 1)
+            # A pure deletion (count 0) touches the fact that holds the line before it.
+            out.setdefault(current, set()).update(range(start, start + count) if count else {start})
+    return out
+
+
+def path_at(raw: Any, line: int) -> tuple[str | int, ...]:
+    """The YAML path of the element that holds `line`: at each level the key or item starting nearest above it."""
+    path: list[str | int] = []
+    node: Any = raw
+    while isinstance(node, LineDict | LineList):
+        starts: list[tuple[int, Any]] = (
+            [(at, k) for k, at in node.key_lines.items()] if isinstance(node, LineDict)
+            else [(at, i) for i, at in enumerate(node.item_lines)]
+        )
+        above = [(at, key) for at, key in starts if at is not None and at <= line]
+        if not above:
+            break
+        key = max(above, key=lambda pair: pair[0])[1]
+        path.append(key)
+        node = node[key]
+    return tuple(path)
+
+
+def touched(pop: list[Drawn], lines: dict[str, set[int]]) -> list[Drawn]:
+    """The facts that hold a changed line: the fact whose path is the longest prefix of the line's YAML path."""
+    files = pack_files(ROOT / "knowledge")
+    raws = {path.relative_to(ROOT).as_posix(): parse_file(path, model)[1] for path, model in files}
+    hit: list[Drawn] = []
+    for file, changed in lines.items():
+        facts = [d for d in pop if d.file == file]
+        for line in sorted(changed):
+            where = path_at(raws[file], line) if file in raws else ()
+            owners = [d for d in facts if where[: len(d.path)] == d.path]
+            if owners and (best := max(owners, key=lambda d: len(d.path))) not in hit:
+                hit.append(best)
+    return sorted(hit, key=lambda d: (d.file, d.line or 0, d.field))
 
 
 def main() -> None:
@@ -83,10 +139,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20261204)
     parser.add_argument("--size", type=int, default=60)
     parser.add_argument("--exclude", nargs="*", default=[], help="files (knowledge/...) whose facts to leave out")
+    parser.add_argument("--changed-since", metavar="REV", help="every fact whose lines differ from git revision REV")
     args = parser.parse_args()
     pop = population(ROOT / "knowledge", set(args.exclude))
-    sample = random.Random(args.seed).sample(pop, min(args.size, len(pop)))
-    print(f"seed {args.seed}: {len(sample)} of {len(pop)} quoted facts (excluded: {', '.join(args.exclude) or 'none'})")
+    if args.changed_since:
+        sample = touched(pop, changed_lines(args.changed_since))
+        print(f"{len(sample)} quoted facts changed since {args.changed_since}")
+    else:
+        sample = random.Random(args.seed).sample(pop, min(args.size, len(pop)))
+        print(f"seed {args.seed}: {len(sample)} of {len(pop)} quoted facts "
+              f"(excluded: {', '.join(args.exclude) or 'none'})")
     for n, d in enumerate(sample, 1):
         print(f"\n{n}. {d.file}:{d.line} {d.field} ({d.kind})")
         print(f"   claim: {d.claim}")

@@ -9,7 +9,9 @@ from advisor.evidence.bench import BenchEvent, BenchReport, run_bench
 from advisor.evidence.bench.stats import busy_reason, is_outlier, median_ci, merge_rounds
 from advisor.jsonio import model_json
 from advisor.report.models import worded_recommendation
+from advisor.report.words import warning_words
 from advisor.scoring import evidence as ev
+from advisor.scoring.engine import AssessmentWarning, WarningCode
 from advisor.scoring.steps import StepCode
 from tests.test_bench_engine import _adapter, numpy_report, stub_root  # noqa: F401 - shared module fixtures
 
@@ -60,7 +62,8 @@ def _bench(a: dict[str, Any], b: dict[str, Any], busy: bool = False) -> BenchRep
             "median_s": 1.0, "iqr_s": 0.01}
     return BenchReport.from_json({
         "environment": {"machine_state": {"busy": busy, "figures": 2, "busy_figures": 2 if busy else 0,
-                                          "reasons": ["other processes used up to 1.8 of 2 cores"]}},
+                                          "reasons": ["other processes used up to 1.8 of 2 cores"],
+                                          "others_cores_max": 1.8, "cores": 2}},
         "results": [{**base, "framework": "pytorch", **a}, {**base, "framework": "jax", **b}]})
 
 
@@ -77,8 +80,15 @@ def test_differences_inside_the_intervals_count_as_equal() -> None:
 
 def test_a_busy_machine_gives_knowledge_only_and_says_so() -> None:
     bench = _bench({"value": 100.0}, {"value": 50.0}, busy=True)
-    message = ev.machine_busy(bench)
-    assert message and "too busy" in message and "1.8 of 2 cores" in message
+    busy = ev.machine_busy(bench)
+    assert busy == {"figures": 2, "busy_figures": 2, "others_cores_max": 1.8, "cores": 2}
+    message = warning_words(AssessmentWarning(code=WarningCode.MACHINE_BUSY, params=busy))
+    assert "too busy" in message and "2 of 2 figures" in message and "1.8 of 2 cores" in message
+    # A file written before the figures were kept: its causes in its own words.
+    old = BenchReport.from_json({"environment": {"machine_state": {
+        "busy": True, "figures": 2, "busy_figures": 2, "reasons": ["CPU steal up to 40%"]}}, "results": []})
+    assert "CPU steal up to 40%" in warning_words(
+        AssessmentWarning(code=WarningCode.MACHINE_BUSY, params=ev.machine_busy(old) or {}))
     measured = ev.performance_evidence("jax", ev.benchmark_ratios(bench), bench)
     assert measured.score is None and measured.weight == 0.0
     assert ev.machine_busy(_bench({"value": 100.0}, {"value": 50.0})) is None

@@ -17,6 +17,7 @@ from advisor.profile import (
     resolve_profile,
     template,
 )
+from advisor.profile.warnings import ProfileWarningCode
 
 
 @pytest.fixture(scope="module")
@@ -49,8 +50,12 @@ def _error(text: str, small, tmp_path: Path) -> ProfileError:  # type: ignore[no
         ("pairwise:\n  - [performance, speed, 3]\n", 2, "pairwise[0][1]", "unknown criterion"),
         ("weights: {performance: 1}\npairwise:\n  - [performance, ecosystem, 3]\n", 2, "pairwise", "not both"),
         ("pairwise:\n  - [performance, ecosystem, 0]\n", 2, "pairwise[0][2]", "greater than 0"),
-        ("fleet:\n  - {hardware: google_tpu, compute_capability: '8.0'}\n", 2, "fleet[0]",
-         "compute_capability is for nvidia_cuda entries"),
+        (
+            "fleet:\n  - {hardware: google_tpu, compute_capability: '8.0'}\n",
+            2,
+            "fleet[0]",
+            "compute_capability is for nvidia_cuda entries",
+        ),
     ],
 )
 def test_bad_profile_names_file_line_field(text: str, line: int, field: str, words: str, small, tmp_path: Path):  # type: ignore[no-untyped-def]
@@ -119,12 +124,12 @@ def test_ahp_harker_fills_missing_judgements() -> None:
 
 def test_ahp_inconsistent_judgements_warn(small) -> None:  # type: ignore[no-untyped-def]
     text = (
-        "pairwise:\n  - [performance, ecosystem, 9]\n  - [ecosystem, community, 9]\n"
-        "  - [community, performance, 9]\n"
+        "pairwise:\n  - [performance, ecosystem, 9]\n  - [ecosystem, community, 9]\n  - [community, performance, 9]\n"
     )
     r = resolve_profile(load_profile_text(text), small)
     assert r.ahp is not None and r.ahp.consistency_ratio is not None and r.ahp.consistency_ratio > CR_THRESHOLD
-    assert any("inconsistent" in w for w in r.warnings)
+    assert [w.code for w in r.warnings] == [ProfileWarningCode.PAIRWISE_INCONSISTENT]
+    assert r.warnings[0].params == {"consistency_ratio": r.ahp.consistency_ratio, "threshold": CR_THRESHOLD}
     assert r.weight_source == "pairwise" and r.weights["deployment"] == 0
 
 

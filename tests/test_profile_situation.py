@@ -10,6 +10,8 @@ from _scoring_support import load_small_kb, run_cli
 from advisor.errors import ProfileError
 from advisor.knowledge import load_knowledge
 from advisor.profile import WEIGHT_SCALE_MAX, load_profile, load_profile_text, resolve_profile, template
+from advisor.profile.warnings import ProfileWarning, ProfileWarningCode
+from advisor.report.words import profile_warning_words
 
 
 @pytest.fixture(scope="module")
@@ -90,12 +92,15 @@ def test_user_weights_beside_a_scenario_are_not_swamped(shipped) -> None:  # typ
     r = resolve_profile(load_profile_text("scenario: production_inference\nweights: {migration_cost: 5}\n"), shipped)
     assert r.weights["migration_cost"] == 5 and max(r.weights.values()) == WEIGHT_SCALE_MAX
     assert r.effective_weights["migration_cost"].share > 0.2  # as much as the preset's top criterion
-    assert any("carry" in w and "migration_cost" in w for w in r.warnings)  # still under half: said so
+    swamped = [w for w in r.warnings if w.code is ProfileWarningCode.WEIGHTS_SWAMPED]  # still under half: said so
+    assert [w.params["criteria"] for w in swamped] == ["migration_cost"] and float(swamped[0].params["share"]) < 0.5
 
 
 def test_off_scale_weights_beside_a_scenario_are_warned(shipped) -> None:  # type: ignore[no-untyped-def]
     r = resolve_profile(load_profile_text("scenario: generic\nweights: {performance: 30}\n"), shipped)
-    assert any("0-5 scale" in w and "performance=30" in w for w in r.warnings)
+    above = {"criterion": "performance", "weight": 30, "scale": WEIGHT_SCALE_MAX}
+    assert ProfileWarning(code=ProfileWarningCode.WEIGHT_ABOVE_SCALE, params=above) in r.warnings
+    assert "0-5 scale" in profile_warning_words(r.warnings[0].code, r.warnings[0].params)
     alone = resolve_profile(load_profile_text("weights: {performance: 30, ecosystem: 10}\n"), shipped)
     assert not alone.warnings  # without a scenario only the ratios matter
 

@@ -37,18 +37,29 @@ from advisor.team.warnings import TeamWarning, TeamWarningCode
 
 #: Parameters as scoring writes them, one set per code (a new code without one fails below).
 WARNING_PARAMS: dict[WarningCode, list[dict[str, Any]]] = {
-    WarningCode.PROFILE: [{"detail": "the weights sum to zero"}],
+    WarningCode.PROFILE: [{"detail": "the weights sum to zero"},  # a report written before profile codes
+                          {"kind": "no_team_size"}, {"kind": "equal_weights", "scenario": "generic"},
+                          {"kind": "pairwise_inconsistent", "consistency_ratio": 0.3, "threshold": 0.1},
+                          {"kind": "weight_above_scale", "criterion": "performance", "weight": 30, "scale": 5},
+                          {"kind": "weights_swamped", "criteria": "deployment", "share": 0.2, "others": 9}],
     WarningCode.HARDWARE: [
         {"form": "gpu_floor", "detail": "PyTorch 2.9's CUDA wheels need compute capability 7.0 or newer"},
         {"form": "cpu_only_build", "accelerators": "nvidia_cuda"},
         {"form": "requirement", "check": "cuda_driver", "detail": "driver 535, needs 550"},
     ],
     WarningCode.PYTHON_VERSION: [{"detail": "JAX's current release needs Python 3.12 or newer"}],
-    WarningCode.KNOWLEDGE: [{"detail": "no migration entry from mxnet"}],
+    WarningCode.KNOWLEDGE: [{"detail": "no migration entry from mxnet"}, {"source": "mxnet", "target": "jax"}],
     WarningCode.STALE_FACT: [{"subject": "performance", "review_days": 180}],
-    WarningCode.BENCHMARK_OUTLIER: [{"detail": "a 40x gap"}],
-    WarningCode.BENCHMARK_SPREAD: [{"detail": "3 of 5 measurements have a wide spread"}],
-    WarningCode.MACHINE_BUSY: [{"detail": "the machine was busy"}],
+    WarningCode.BENCHMARK_OUTLIER: [{"detail": "a 40x gap"},
+                                    {"benchmark": "gemm", "variant": "fp32", "ratio": 0.02, "floor": 0.1}],
+    WarningCode.BENCHMARK_SPREAD: [{"detail": "3 of 5 measurements have a wide spread"},
+                                   {"benchmark": "gemm", "variant": "fp32", "spread": 0.6, "left_out": 1,
+                                    "measurements": 5},
+                                   {"benchmark": "gemm", "variant": "fp32", "flag": "few_samples", "measurements": 5}],
+    WarningCode.MACHINE_BUSY: [{"detail": "the machine was busy"},
+                               {"figures": 9, "busy_figures": 7, "steal_pct_max": 12.0, "others_cores_max": 1.7,
+                                "others_cores_median": 1.2, "cores": 2},
+                               {"figures": 9, "busy_figures": 7, "reasons": "CPU steal up to 40%"}],
     WarningCode.BENCH_FAILURE: [{"device": "cpu", "benchmark": "conv", "outcome": "timed_out", "error": "60 s"}],
     WarningCode.IMPORT_FAILURE: [{"outcome": "import_error", "error": "ImportError"},
                                  {"outcome": "crashed", "error": ""}],
@@ -57,7 +68,7 @@ WARNING_PARAMS: dict[WarningCode, list[dict[str, Any]]] = {
 
 TEAM_PARAMS: dict[TeamWarningCode, list[tuple[dict[str, Any], str | None]]] = {
     TeamWarningCode.MEMBER_LEFT_OUT: [({"reason": "line 2, weights: not a mapping"}, None)],
-    TeamWarningCode.MEMBER_PROFILE: [({"detail": "the weights sum to zero"}, None)],
+    TeamWarningCode.MEMBER_PROFILE: [({"detail": "the weights sum to zero"}, None), ({"kind": "no_team_size"}, None)],
     TeamWarningCode.MEMBERS_DIFFER: [
         ({"values": "4, 6", "used": 6}, "team.size"),
         ({"values": "['pytorch'], ['jax']", "used": "['pytorch', 'jax']"}, "team.current"),

@@ -17,6 +17,7 @@ from advisor.scoring import assess
 from advisor.scoring import evidence as ev
 from advisor.scoring import setup_evidence as setup
 from advisor.scoring.constraints import ExclusionCode, apply_constraints, licence_allowed
+from advisor.scoring.engine import AssessmentWarning, WarningCode
 from advisor.scoring.steps import HeadlineCode, StepCode
 
 
@@ -132,7 +133,9 @@ def test_performance_evidence_math() -> None:
     ratios = ev.benchmark_ratios(bench)
     a3 = ev.performance_evidence("a", ratios, bench)
     assert a3.score == pytest.approx(5 * (0.5 * ev.RATIO_FLOOR) ** (1 / 6))
-    assert ev.implausible_gaps(ratios)[0][0] == "a" and "0.1%" in ev.implausible_gaps(ratios)[0][1]
+    (fid, gap), = ev.implausible_gaps(ratios)
+    assert fid == "a" and gap == {"benchmark": "tiny", "variant": "z", "ratio": 0.001, "floor": ev.RATIO_FLOOR}
+    assert "0.1% of the best" in warning_words(AssessmentWarning(code=WarningCode.BENCHMARK_OUTLIER, params=gap))
     c = ev.performance_evidence("c", ratios, bench)  # alone on its device: nothing to compare with
     assert c.score is None and "no benchmark shared" in c.summary
     d = ev.performance_evidence("d", ratios, bench)
@@ -148,7 +151,10 @@ def test_noisy_measurements_are_left_out_and_warned() -> None:
     ]})
     assert ev.benchmark_ratios(bench) == {}
     warned = dict(ev.spread_warnings(bench))
-    assert "(left out)" in warned["a"] and "20%" in warned["b"]
+    assert warned["a"] == {"benchmark": "g", "variant": "x", "spread": 0.9, "left_out": 1, "measurements": 1}
+    assert warned["b"]["spread"] == 0.2 and warned["b"]["left_out"] == 0
+    said = warning_words(AssessmentWarning(code=WarningCode.BENCHMARK_SPREAD, params=warned["a"]))
+    assert "g/x: wide spread (90% IQR/median), left out of the ratios" in said
 
 
 def test_migration_evidence_uses_the_effort_model(small) -> None:  # type: ignore[no-untyped-def]

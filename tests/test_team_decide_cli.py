@@ -44,7 +44,7 @@ def test_three_members_probe_here_json(bad_member: Path) -> None:
     assert left_lines[0].startswith(f"fwadvisor: warning: left out {bad_member}: line 3: weights.deployment: ")
     doc = json.loads(result.stdout)
     _validate(doc)
-    assert doc["schema_version"] == "2.4" and doc["kind"] == "team_decision"
+    assert doc["schema_version"] == "2.5" and doc["kind"] == "team_decision"
     assert doc["evidence"]["source"] == "probe here, no benchmarks" and doc["evidence"]["probe"] is True
     labels = [m["label"] for m in doc["members"]]
     assert labels == ["Rita (research)", "Pat (platform)", "lead"]  # the profile's name, else the file stem

@@ -21,6 +21,7 @@ from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.schema import Constraints
 from advisor.profile.ahp import CR_THRESHOLD, AhpResult, ahp_weights
 from advisor.profile.model import Profile
+from advisor.profile.warnings import ProfileWarning, ProfileWarningCode, WarningParams
 from advisor.sanitize import echo
 
 #: The scenario used when a profile names none and gives no weights of its own.
@@ -60,7 +61,7 @@ class ResolvedProfile:
     policies: tuple[str, ...]  # ids of overlay-pack policies whose constraints were added
     frameworks: tuple[str, ...]  # the frameworks to consider
     ahp: AhpResult | None = None
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[ProfileWarning] = field(default_factory=list)
     weight_origin: dict[str, WeightSource] = field(default_factory=dict)  # criterion -> who set its weight
     #: The team's domains: the profile's, or where it names none, the scenario preset's (a list or {domain: weight}).
     domains: list[str] | dict[str, float] = field(default_factory=list)
@@ -104,27 +105,25 @@ def scaled_preset(weights: Mapping[str, float]) -> dict[str, float]:
     return {k: WEIGHT_SCALE_MAX * v / top for k, v in weights.items()} if top > 0 else dict(weights)
 
 
-def _weight_warnings(profile: Profile, weights: Mapping[str, float], preset: bool) -> list[str]:
+def _weight_warnings(profile: Profile, weights: Mapping[str, float], preset: bool) -> list[ProfileWarning]:
     if not preset or profile.weights is None:
         return []
-    out: list[str] = []
-    above = sorted(c for c, w in profile.weights.items() if w > WEIGHT_SCALE_MAX)
-    if above:
-        out.append(
-            f"weights are read on the 0-{WEIGHT_SCALE_MAX:g} scale beside a scenario; "
-            f"{', '.join(f'{c}={profile.weights[c]:g}' for c in above)} is above it and outweighs "
-            "every preset weight"
+    out = [
+        ProfileWarning(
+            code=ProfileWarningCode.WEIGHT_ABOVE_SCALE,
+            params={"criterion": c, "weight": profile.weights[c], "scale": WEIGHT_SCALE_MAX},
         )
+        for c in sorted(profile.weights)
+        if profile.weights[c] > WEIGHT_SCALE_MAX
+    ]
     total = math.fsum(weights.values())
     mine = [c for c in profile.weights if c in weights]
     share = math.fsum(weights[c] for c in mine) / total if total > 0 else 0.0
     others = [c for c, w in weights.items() if c not in profile.weights and w > 0]
     if mine and others and share < SWAMPED_SHARE:
-        out.append(
-            f"your weights ({', '.join(sorted(mine))}) carry {100 * share:.0f}% of the total; the scenario's "
-            f"{len(others)} other criteria carry {100 * (1 - share):.0f}%. Set the others to 0, or drop the "
-            "scenario, if only yours should count"
-        )
+        params: WarningParams = {"criteria": ", ".join(sorted(mine)), "share": share}
+        params["others"] = len(others)
+        out.append(ProfileWarning(code=ProfileWarningCode.WEIGHTS_SWAMPED, params=params))
     return out
 
 
@@ -176,7 +175,7 @@ def _check_references(profile: Profile, kb: KnowledgeBase) -> None:
 def resolve_profile(profile: Profile, kb: KnowledgeBase, *, scenario: str | None = None) -> ResolvedProfile:
     """Check `profile` against `kb` and merge defaults; `scenario` (e.g. `--scenario`) overrides the file's."""
     criteria = list(kb.criteria)
-    warnings: list[str] = []
+    warnings: list[ProfileWarning] = []
     scenario_id = scenario or profile.scenario
     if scenario_id is not None and scenario_id not in kb.scenarios:
         known = ", ".join(kb.scenarios) or "none"
@@ -205,10 +204,8 @@ def resolve_profile(profile: Profile, kb: KnowledgeBase, *, scenario: str | None
         except ValueError as exc:
             raise profile.fail(("pairwise",), str(exc)) from None
         if ahp.consistency_ratio is not None and ahp.consistency_ratio > CR_THRESHOLD:
-            warnings.append(
-                f"pairwise judgements are inconsistent (consistency ratio {ahp.consistency_ratio:.2f} > "
-                f"{CR_THRESHOLD}); the derived weights may not reflect your intent"
-            )
+            ratio: WarningParams = {"consistency_ratio": ahp.consistency_ratio, "threshold": CR_THRESHOLD}
+            warnings.append(ProfileWarning(code=ProfileWarningCode.PAIRWISE_INCONSISTENT, params=ratio))
         weights = {c: WEIGHT_SCALE_MAX * ahp.weights.get(c, 0.0) for c in criteria}
         source = "pairwise"
     elif profile.weights is not None:
@@ -223,16 +220,13 @@ def resolve_profile(profile: Profile, kb: KnowledgeBase, *, scenario: str | None
     else:
         weights = {c: 1.0 for c in criteria}
         source = "equal"
-        warnings.append(f"no scenario {DEFAULT_SCENARIO!r} in the knowledge base and no weights: equal weights used")
+        warnings.append(ProfileWarning(code=ProfileWarningCode.EQUAL_WEIGHTS, params={"scenario": DEFAULT_SCENARIO}))
     if not any(w > 0 for w in weights.values()):
         loc = ("weights",) if profile.weights is not None else ("scenario",)
         raise profile.fail(loc, "at least one weight must be positive")
     warnings += _weight_warnings(profile, weights, preset is not None)
     if profile.team.current and profile.team.size is None:
-        warnings.append(
-            "team.size is not given: the migration's share of the team's capacity assumes "
-            "a team of 1 engineer; give team.size for a fair cost"
-        )
+        warnings.append(ProfileWarning(code=ProfileWarningCode.NO_TEAM_SIZE))
 
     constraints = _merge_constraints(preset.constraints if preset else Constraints(), profile.constraints)
     frameworks = tuple(profile.frameworks) if profile.frameworks else tuple(kb.frameworks)

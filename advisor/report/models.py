@@ -25,9 +25,9 @@ from advisor.scoring.setup_evidence import SERVING_WEIGHT
 from advisor.scoring.steps import Headline, Step, StepCode
 
 #: Minor versions add optional fields only: a reader of 1.1 reads 1.0 reports unchanged.
-SCHEMA_VERSION: Literal["1.6"] = "1.6"
-READABLE_VERSIONS = ("1.0", "1.1", "1.2", "1.3", "1.4", "1.5", "1.6")
-SCHEMA_ID = "https://fwadvisor.invalid/schemas/report-1.6.json"
+SCHEMA_VERSION: Literal["1.7"] = "1.7"
+READABLE_VERSIONS = ("1.0", "1.1", "1.2", "1.3", "1.4", "1.5", "1.6", "1.7")
+SCHEMA_ID = "https://fwadvisor.invalid/schemas/report-1.7.json"
 
 
 #: Reports whose ranking notes are read as saved (their note parameters do not hold the words).
@@ -277,7 +277,7 @@ class Report(_M):
 
     model_config = ConfigDict(extra="forbid", title="fwadvisor report")
 
-    schema_version: Literal["1.0", "1.1", "1.2", "1.3", "1.4", "1.5", "1.6"] = SCHEMA_VERSION
+    schema_version: Literal["1.0", "1.1", "1.2", "1.3", "1.4", "1.5", "1.6", "1.7"] = SCHEMA_VERSION
     generated_at: str
     tool: Tool
     knowledge: Knowledge

@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
+from advisor.profile.warnings import ProfileWarningCode
 from advisor.scoring.constraints import Exclusion, ExclusionCause, ExclusionCode
 from advisor.scoring.decision_words import break_even_statement as break_even_statement  # scoring's steps say it too
-from advisor.scoring.engine import AssessmentWarning, Param, WarningCode
+from advisor.scoring.engine import AssessmentWarning, WarningCode
 from advisor.scoring.explain import NoteCode
 from advisor.scoring.fleet import floor_words, python_words
+from advisor.scoring.result import Param
 
 if TYPE_CHECKING:  # a type only: the team package imports the report, not the other way round
     from advisor.team.decision_schema import LeftOutSection
@@ -29,16 +31,80 @@ def _hardware(p: Params) -> str:
     return floor_words(p)  # gpu_floor: the fleet's finding on the team's oldest GPU
 
 
+_PROFILE_WORDS: dict[ProfileWarningCode, Callable[[Params], str]] = {
+    ProfileWarningCode.PAIRWISE_INCONSISTENT: lambda p: "pairwise judgements are inconsistent (consistency ratio "
+    f"{float(p['consistency_ratio']):.2f} > {float(p['threshold']):g}); the derived weights may not reflect your "
+    "intent",
+    ProfileWarningCode.EQUAL_WEIGHTS: lambda p: f"no scenario '{p['scenario']}' in the knowledge base and no weights: "
+    "equal weights used",
+    ProfileWarningCode.WEIGHT_ABOVE_SCALE: lambda p: f"weights are read on the 0-{float(p['scale']):g} scale beside a "
+    f"scenario; {p['criterion']}={float(p['weight']):g} is above it and outweighs every preset weight",
+    ProfileWarningCode.WEIGHTS_SWAMPED: lambda p: f"your weights ({p['criteria']}) carry "
+    f"{100 * float(p['share']):.0f}% of the total; the scenario's {p['others']} other criteria carry "
+    f"{100 * (1 - float(p['share'])):.0f}%. Set the others to 0, or drop the scenario, if only yours should count",
+    ProfileWarningCode.NO_TEAM_SIZE: lambda p: "team.size is not given: the migration's share of the team's capacity "
+    "assumes a team of 1 engineer; give team.size for a fair cost",
+}
+
+
+def profile_warning_words(code: ProfileWarningCode | str, params: Params) -> str:
+    """A profile warning's words from its code and parameters."""
+    return _PROFILE_WORDS[ProfileWarningCode(code)](params)
+
+
+def _saved_or(render: Callable[[Params], str]) -> Callable[[Params], str]:
+    # A report written before these warnings had parameters of their own kept its sentence as `detail`.
+    return lambda p: str(p["detail"]) if "detail" in p else render(p)
+
+
+#: A benchmark figure's own warning (its code) in a few words, for a warning about the figure.
+_FLAG_WORDS = {
+    "unstable": "unstable timing", "few_samples": "too few samples", "short_blocks": "timed blocks too short",
+    "wide_spread": "median far above the minimum", "timed_once": "timed once", "one_round": "one round only",
+    "few_calls": "too few calls", "rounds_disagree": "the rounds disagree", "above_peak": "above the estimated peak",
+    "below_reference": "far below its reference", "disagrees": "numerical agreement failed",
+}
+
+
+def _spread(p: Params) -> str:
+    label = f"{p['benchmark']}/{p['variant']}"
+    if "spread" in p:
+        why = f"wide spread ({100 * float(p['spread']):.0f}% IQR/median)"
+        why += ", left out of the ratios" if p.get("left_out") else ""
+    else:
+        why = _FLAG_WORDS.get(str(p["flag"]), str(p["flag"]))
+    return f"{label}: {why}; one of {p['measurements']} measurements - close other programs or use a longer preset"
+
+
+def _busy(p: Params) -> str:
+    causes = []
+    if "steal_pct_max" in p and float(p["steal_pct_max"]) > 0:
+        causes.append(f"CPU steal up to {float(p['steal_pct_max']):.0f}%")
+    if "others_cores_max" in p:
+        of = f" of {p['cores']}" if "cores" in p else ""
+        median = f" (median {float(p['others_cores_median']):.1f})" if "others_cores_median" in p else ""
+        causes.append(f"other processes used up to {float(p['others_cores_max']):.1f}{of} cores{median}")
+    if "reasons" in p:
+        causes.append(str(p["reasons"]))
+    figures = f"{p.get('busy_figures', '?')} of {p.get('figures', '?')} figures"
+    return (f"the machine was too busy while measuring ({'; '.join([figures, *causes])}); the ranking uses the "
+            "knowledge base only - measure again on a quiet machine")
+
+
 _WARNING_WORDS: dict[WarningCode, Callable[[Params], str]] = {
-    WarningCode.PROFILE: lambda p: str(p["detail"]),
+    WarningCode.PROFILE: _saved_or(lambda p: profile_warning_words(str(p["kind"]), p)),
     WarningCode.HARDWARE: _hardware,
     WarningCode.PYTHON_VERSION: python_words,
-    WarningCode.KNOWLEDGE: lambda p: str(p["detail"]),
+    WarningCode.KNOWLEDGE: _saved_or(lambda p: f"no migration entry {p['source']} -> {p['target']} in the "
+                                     "knowledge base"),
     WarningCode.STALE_FACT: lambda p: f"{p['subject']} ({p['as_of']}) is past its {p['review_days']}-day review "
     f"interval [{p['fact']}]",
-    WarningCode.BENCHMARK_OUTLIER: lambda p: str(p["detail"]),
-    WarningCode.BENCHMARK_SPREAD: lambda p: str(p["detail"]),
-    WarningCode.MACHINE_BUSY: lambda p: str(p["detail"]),
+    WarningCode.BENCHMARK_OUTLIER: _saved_or(lambda p: f"{p['benchmark']}/{p['variant']} at "
+                                             f"{100 * float(p['ratio']):.1f}% of the best framework's throughput is "
+                                             f"implausibly far behind; counted as {100 * float(p['floor']):.0f}% - "
+                                             "check the measurement (other load, thread settings)"),
+    WarningCode.BENCHMARK_SPREAD: _saved_or(_spread),
+    WarningCode.MACHINE_BUSY: _saved_or(_busy),
     WarningCode.BENCH_FAILURE: lambda p: f"{p.get('device')}/{p['benchmark']}: {p['outcome']}: {p['error']}",
     WarningCode.IMPORT_FAILURE: lambda p: f"probe {p['outcome']}: {p['error'] or 'no detail'}",
     WarningCode.METHOD: lambda p: f"TOPSIS ranks {p['topsis_first']} first where the weighted sum ranks "
@@ -142,7 +208,7 @@ _DIFFER_RULES: dict[str, Callable[[Params], str]] = {
 
 _TEAM_WORDS: dict[str, Callable[[Params], str]] = {
     "member_left_out": lambda p: f"left out: {p['reason']}",
-    "member_profile": lambda p: str(p["detail"]),
+    "member_profile": _saved_or(lambda p: profile_warning_words(str(p["kind"]), p)),
     "members_differ": lambda p: f"members state {p['field']} differently ({p['values']}); "
     + _DIFFER_RULES[str(p["field"])](p),
     "no_group_matrix": lambda p: "the pairwise members' judgements, pooled, do not link every criterion they name: "

@@ -189,7 +189,7 @@ def recommend(
         steps.append(Step(code=StepCode.INSTALL, params={"name": name}))
     if top.installed and bench is None:
         steps.append(Step(code=StepCode.RUN_BENCH))
-    if machine_busy(bench):
+    if machine_busy(bench) is not None:
         steps.append(Step(code=StepCode.BUSY))
     floor = (floors or {}).get(top.framework)
     if floor:

@@ -38,7 +38,7 @@ from advisor.scoring.mcda import rank_order, topsis
 from advisor.scoring.migration import MoveCost, move_cost
 from advisor.scoring.portability import CRITERION as VENDOR_RISK
 from advisor.scoring.portability import team_portability
-from advisor.scoring.result import Result
+from advisor.scoring.result import Param, Result
 from advisor.scoring.sensitivity import DEFAULT_DRAWS, Sensitivity, analyse
 
 if TYPE_CHECKING:
@@ -52,22 +52,22 @@ _FAILED = {"import_error", "crashed", "timed_out", "bad_output"}
 class WarningCode(StrEnum):
     """The kinds of assessment warning; programs decide on these, `advisor.report.words` writes the words."""
 
-    PROFILE = "profile"  # params: detail (the profile resolution's own sentence)
+    PROFILE = "profile"  # params: kind (a ProfileWarningCode) and that warning's params
     # params: form (gpu_floor: a FloorFinding's; cpu_only_build: accelerators; requirement: check, detail)
     HARDWARE = "hardware"
     PYTHON_VERSION = "python_version"  # params: name, python, needs or newest (fleet.python_words)
-    KNOWLEDGE = "knowledge"  # params: detail (no migration entry from a framework)
+    KNOWLEDGE = "knowledge"  # params: source, target (no migration entry from the team's framework to this one)
     STALE_FACT = "stale_fact"  # params: subject, review_days (the fact and its as-of date are fields)
-    BENCHMARK_OUTLIER = "benchmark_outlier"  # params: detail
-    BENCHMARK_SPREAD = "benchmark_spread"  # params: detail
-    MACHINE_BUSY = "machine_busy"  # params: detail
+    BENCHMARK_OUTLIER = "benchmark_outlier"  # params: benchmark, variant, ratio, floor (the ratio was clipped to it)
+    # params: benchmark, variant, measurements, and spread, left_out (0/1) or flag (the figure's warning code)
+    BENCHMARK_SPREAD = "benchmark_spread"
+    # params: figures, busy_figures, and those of steal_pct_max, others_cores_max, others_cores_median, cores known
+    MACHINE_BUSY = "machine_busy"
     BENCH_FAILURE = "bench_failure"  # params: device, benchmark, outcome, error
     IMPORT_FAILURE = "import_failure"  # params: outcome, error (empty: no detail)
     METHOD = "method"  # params: topsis_first, weighted_first (the two methods disagree on the winner)
 
 
-#: A warning's parameter: words and figures, never a sentence to read out as it is (bar the `detail` of a finding).
-Param = str | int | float
 
 
 class AssessmentWarning(Result):
@@ -112,7 +112,7 @@ def _status(fid: str, probe: ProbeReport | None, bench: BenchReport | None) -> t
     entry = probe.frameworks.get(fid) if probe is not None else None
     installed = entry.installed if entry is not None else None
     benched = bench is not None and any(r.framework == fid for r in bench.results)
-    if benched and ev.machine_busy(bench):
+    if benched and ev.machine_busy(bench) is not None:
         # The figures exist but the scoring does not use them: saying "measured" would be a false claim.
         return Status.DISCARDED, "benchmarks discarded (machine busy): knowledge only", True
     if benched:
@@ -165,7 +165,7 @@ def assess(
     `known_stale` is `stale_facts(kb, today)` where the caller has it (`decide` assesses every member on one base).
     """
     today = today or dt.date.today()
-    warnings = [_warning(WarningCode.PROFILE, {"detail": w}) for w in resolved.warnings]
+    warnings = [_warning(WarningCode.PROFILE, {"kind": w.code.value, **w.params}) for w in resolved.warnings]
     fleet = team_fleet(resolved.profile, probe)
     cons = apply_constraints(kb, resolved, fleet=fleet)
     # The team's hardware: what it must run on plus its fleet (the probe's GPUs are found by the evidence anyway).
@@ -213,8 +213,8 @@ def assess(
             elif crit.evidence == "migration":
                 measured, mig_notes = setup.migration_evidence(kb, fid, resolved.profile)
                 notes += [Note(NoteCode.NO_MIGRATION_ENTRY, {"source": src, "target": fid}) for src, _t in mig_notes]
-                for _src, text in mig_notes:
-                    warnings.append(_warning(WarningCode.KNOWLEDGE, {"detail": text}, fid))
+                for src, _text in mig_notes:
+                    warnings.append(_warning(WarningCode.KNOWLEDGE, {"source": src, "target": fid}, fid))
             else:
                 measured = ev.Measured(None, 0.0, "knowledge only")
             knowledge = fact.score
@@ -300,12 +300,12 @@ def assess(
             params: dict[str, Param] = {"subject": stale.subject, "review_days": stale.review_days}
             dated = stale.as_of.isoformat()
             warnings.append(_warning(WarningCode.STALE_FACT, params, stale.framework, stale.id, dated))
-    for fid, text in ev.implausible_gaps(ratios):
-        warnings.append(_warning(WarningCode.BENCHMARK_OUTLIER, {"detail": text}, fid))
-    for fid, text in ev.spread_warnings(bench):
-        warnings.append(_warning(WarningCode.BENCHMARK_SPREAD, {"detail": text}, fid))
-    if busy := ev.machine_busy(bench):
-        warnings.append(_warning(WarningCode.MACHINE_BUSY, {"detail": busy}))
+    for fid, gap in ev.implausible_gaps(ratios):
+        warnings.append(_warning(WarningCode.BENCHMARK_OUTLIER, gap, fid))
+    for fid, spread in ev.spread_warnings(bench):
+        warnings.append(_warning(WarningCode.BENCHMARK_SPREAD, spread, fid))
+    if (busy := ev.machine_busy(bench)) is not None:
+        warnings.append(_warning(WarningCode.MACHINE_BUSY, busy))
     for f in bench.failures if bench is not None else ():
         if f.outcome == "skipped":  # a preset's deliberate choice, not a failure
             continue

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.schema import Hardware, Support
 from advisor.knowledge.tiers import TIER_CAP, Tier
-from advisor.scoring.result import FrozenResult
+from advisor.scoring.result import FrozenResult, Param
 
 if TYPE_CHECKING:
     from advisor.evidence.bench.results import BenchReport, Measurement
@@ -364,23 +364,26 @@ def _near_ratio(r: Measurement, top: Measurement, better: bool) -> float | None:
     return min(1.0, mine[1] / best[0]) if better else min(1.0, best[1] / mine[0])
 
 
-def machine_busy(bench: BenchReport | None) -> str | None:
-    """Why the benchmarks cannot be trusted because the machine was busy while they ran (None: they can)."""
+def machine_busy(bench: BenchReport | None) -> dict[str, Param] | None:
+    """The figures that show the machine was too busy while the benchmarks ran (None: it was not)."""
     machine = bench.environment.get("machine_state") if bench is not None else None
     if not isinstance(machine, Mapping) or not machine.get("busy"):
         return None
-    return (
-        f"the machine was too busy while measuring ({machine.get('busy_figures')} of {machine.get('figures')} "
-        f"figures: {'; '.join(machine.get('reasons') or [])}); the ranking uses the knowledge base only - "
-        "measure again on a quiet machine"
-    )
+    keys = ("figures", "busy_figures", "steal_pct_max", "others_cores_max", "others_cores_median", "cores")
+    params: dict[str, Param] = {
+        k: v for k in keys if isinstance(v := machine.get(k), int | float) and not isinstance(v, bool)
+    }
+    if "others_cores_max" not in params and "cores" not in params and machine.get("reasons"):
+        # A file written before the figures were kept names its causes in words only.
+        params["reasons"] = "; ".join(str(r) for r in machine.get("reasons") or [])
+    return params
 
 
 def performance_evidence(framework: str, ratios: Mapping[str, list[Ratio]], bench: BenchReport | None) -> Measured:
     """The benchmark figure for `framework`: 5 * sqrt(geometric mean of ratios to the best)."""
     if bench is None:
         return Measured(None, 0.0, "no benchmarks run: knowledge only")
-    if machine_busy(bench):
+    if machine_busy(bench) is not None:
         return Measured(None, 0.0, "measured on a busy machine: knowledge only")
     rows = ratios.get(framework) or []
     if not rows:
@@ -393,43 +396,33 @@ def performance_evidence(framework: str, ratios: Mapping[str, list[Ratio]], benc
     return Measured(5.0 * math.sqrt(geo), weight, summary, [r.model_dump(mode="json") for r in rows], "benchmark")
 
 
-def implausible_gaps(ratios: Mapping[str, list[Ratio]]) -> list[tuple[str, str]]:
-    """(framework, message) for ratios below `RATIO_FLOOR`, which were clipped before scoring."""
-    out = []
-    for fid, rows in ratios.items():
-        low = [r for r in rows if r.ratio_to_best < RATIO_FLOOR]
-        if low:
-            items = ", ".join(f"{r.benchmark}/{r.variant} at {100 * r.ratio_to_best:.1f}%" for r in low)
-            out.append(
-                (
-                    fid,
-                    f"implausibly far behind the best framework ({items} of its throughput); "
-                    f"counted as {100 * RATIO_FLOOR:.0f}% - check the measurement (other load, thread settings)",
-                )
-            )
-    return out
+def implausible_gaps(ratios: Mapping[str, list[Ratio]]) -> list[tuple[str, dict[str, Param]]]:
+    """(framework, params) per ratio below `RATIO_FLOOR`, which was clipped to it before scoring."""
+    return [
+        (fid, {"benchmark": r.benchmark, "variant": r.variant, "ratio": r.ratio_to_best, "floor": RATIO_FLOOR})
+        for fid, rows in ratios.items()
+        for r in rows
+        if r.ratio_to_best < RATIO_FLOOR
+    ]
 
 
-def spread_warnings(bench: BenchReport | None) -> list[tuple[str, str]]:
-    """(framework, message) per framework whose measurements cannot all be trusted (pyperf-style checks)."""
-    noisy: dict[str, list[str]] = {}
+def spread_warnings(bench: BenchReport | None) -> list[tuple[str, dict[str, Param]]]:
+    """(framework, params) per measurement that cannot be trusted as it is (pyperf-style checks).
+
+    `spread` (IQR/median) is given where that is the cause, with `left_out` 1 where the figure was left out of
+    the ratios; otherwise `flag` is the code of the measurement's first warning. `measurements`: the
+    framework's measurements in all.
+    """
     total: dict[str, int] = {}
+    out: list[tuple[str, dict[str, Param]]] = []
     for r in bench.results if bench is not None else ():
         if r.benchmark == "agreement":
             continue
         total[r.framework] = total.get(r.framework, 0) + 1
         spread = _spread(r)
-        label = f"{r.benchmark}/{r.variant}"
+        params: dict[str, Param] = {"benchmark": r.benchmark, "variant": r.variant}
         if spread is not None and spread > SPREAD_LIMIT:
-            dropped = " (left out)" if spread > UNUSABLE_SPREAD else ""
-            noisy.setdefault(r.framework, []).append(f"{label} {100 * spread:.0f}%{dropped}")
+            out.append((r.framework, {**params, "spread": spread, "left_out": int(spread > UNUSABLE_SPREAD)}))
         elif r.warnings:
-            noisy.setdefault(r.framework, []).append(f"{label}: {r.warnings[0].message}")
-    return [
-        (
-            fid,
-            f"{len(items)} of {total[fid]} measurements have a wide spread (IQR/median) or too few "
-            f"samples: {', '.join(items)}; close other programs or use a longer preset",
-        )
-        for fid, items in noisy.items()
-    ]
+            out.append((r.framework, {**params, "flag": r.warnings[0].code.value}))
+    return [(fid, {**params, "measurements": total[fid]}) for fid, params in out]

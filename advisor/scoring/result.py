@@ -22,3 +22,7 @@ class FrozenResult(Result):
     """A result nobody changes once made."""
 
     model_config = ConfigDict(frozen=True)
+
+
+#: A warning's or note's parameter: words and figures, never a sentence to read out as it is.
+Param = str | int | float

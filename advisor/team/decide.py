@@ -222,7 +222,7 @@ def decide(
     weights = normalized({c: (w if w >= MIN_SHARE else 0.0) for c, w in weights.items()})
     for m in members:
         warnings += [
-            TeamWarning(code=TeamWarningCode.MEMBER_PROFILE, params={"detail": w}, member=m.label)
+            TeamWarning(code=TeamWarningCode.MEMBER_PROFILE, params={"kind": w.code.value, **w.params}, member=m.label)
             for w in m.resolved.warnings
         ]
     profile = team_profile([m.resolved for m in members], weights, warnings)

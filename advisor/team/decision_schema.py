@@ -30,8 +30,8 @@ from advisor.team.fragility import Fragility
 from advisor.team.members import LeftOutCode
 from advisor.team.warnings import TeamWarning
 
-SCHEMA_VERSION: Literal["2.4"] = "2.4"
-SCHEMA_ID = "https://fwadvisor.invalid/schemas/team-decision-2.4.json"
+SCHEMA_VERSION: Literal["2.5"] = "2.5"
+SCHEMA_ID = "https://fwadvisor.invalid/schemas/team-decision-2.5.json"
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schemas" / "team-decision.schema.json"
 DOCS_NAME = "team-decision.schema.json"
 
@@ -155,8 +155,9 @@ class TeamDecisionDoc(_M):
     model_config = ConfigDict(extra="forbid", title="fwadvisor team decision")
 
     # 2.1: warnings carry params; 2.2: exclusion causes; 2.3: the advice's headline and steps as codes;
-    # 2.4: GPU-floor and Python findings' params are their facts (fleet.floor_words, python_words), not a sentence
-    schema_version: Literal["2.0", "2.1", "2.2", "2.3", "2.4"] = SCHEMA_VERSION
+    # 2.4: GPU-floor and Python findings' params are their facts (fleet.floor_words, python_words), not a sentence;
+    # 2.5: a member's profile warning is its `kind` (ProfileWarningCode) and figures, not a sentence
+    schema_version: Literal["2.0", "2.1", "2.2", "2.3", "2.4", "2.5"] = SCHEMA_VERSION
     kind: Literal["team_decision"] = "team_decision"
     generated_at: str
     tool: Tool

@@ -14,7 +14,7 @@ class TeamWarningCode(StrEnum):
     """The kinds of team warning; programs decide on these, `advisor.report.words` writes the words."""
 
     MEMBER_LEFT_OUT = "member_left_out"  # a member file could not be used; params: reason (the loader's words)
-    MEMBER_PROFILE = "member_profile"  # a warning about one member's own profile; params: detail
+    MEMBER_PROFILE = "member_profile"  # a warning about one member's own profile; params: kind and its params
     MEMBERS_DIFFER = "members_differ"  # members state `field` differently; params: values, used (what is used)
     NO_GROUP_MATRIX = "no_group_matrix"  # pairwise members' judgements do not link up into one matrix
     GROUP_INCONSISTENT = "group_inconsistent"  # the pooled consistency ratio is above 0.10; params: consistency_ratio

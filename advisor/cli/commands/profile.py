@@ -29,6 +29,7 @@ def run(args: argparse.Namespace) -> int:
     from advisor.errors import UsageError
     from advisor.knowledge import load_knowledge
     from advisor.profile import WEIGHT_SCALE_MAX, load_profile, resolve_profile, template
+    from advisor.report.words import profile_warning_words
 
     kb = load_knowledge(args.kb)
     if args.profile_command == "init":
@@ -51,7 +52,9 @@ def run(args: argparse.Namespace) -> int:
         "constraints": resolved.constraints.model_dump(mode="json"),
         "frameworks": list(resolved.frameworks),
         "consistency_ratio": resolved.ahp.consistency_ratio if resolved.ahp else None,
-        "warnings": resolved.warnings,
+        "warnings": [
+            {**w.model_dump(mode="json"), "message": profile_warning_words(w.code, w.params)} for w in resolved.warnings
+        ],
     }
     if args.json:
         from advisor.jsonio import json_text
@@ -66,5 +69,5 @@ def run(args: argparse.Namespace) -> int:
     cons = {k: v for k, v in resolved.constraints.model_dump(mode="json").items() if v}
     print(f"  constraints: {json.dumps(cons) if cons else 'none'}")
     for warning in resolved.warnings:
-        print(f"fwadvisor: warning: {warning}", file=sys.stderr)
+        print(f"fwadvisor: warning: {profile_warning_words(warning.code, warning.params)}", file=sys.stderr)
     return 0

@@ -70,7 +70,9 @@ class MachineBusy(TypedDict):
     busy_figures: int
     reasons: list[str]
     others_cores_median: float | None
+    others_cores_max: float | None
     steal_pct_max: float | None
+    cores: int
     thresholds: BusyThresholds
 
 
@@ -90,7 +92,9 @@ def machine_summary(results: Sequence[Measurement], cores: int) -> MachineBusy:
     return {
         "busy": busy, "figures": len(timed), "busy_figures": len(causes), "reasons": worst,
         "others_cores_median": others[len(others) // 2] if others else None,
+        "others_cores_max": others[-1] if "others" in causes.values() else None,
         "steal_pct_max": max(steal) if steal else None,
+        "cores": cores,
         "thresholds": {"others_share_of_cores": BUSY_OTHERS_SHARE, "steal_pct": BUSY_STEAL_PCT,
                        "busy_figures_share": round(BUSY_FIGURES_SHARE, 3)},
     }
