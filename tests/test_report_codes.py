@@ -386,7 +386,22 @@ def test_every_note_code_has_words_and_a_1_3_report_keeps_its_notes() -> None:
     assert set(params) == set(NoteCode)
     for code, p in params.items():
         _worded(note_words(code, p), code)
-    assert note_words(NoteCode.HARDWARE_CAP, params[NoteCode.HARDWARE_CAP]) == "Performance: capped"
+    assert note_words(NoteCode.HARDWARE_CAP, params[NoteCode.HARDWARE_CAP]) == "Performance: capped"  # a 1.6 file
+    figures: dict[NoteCode, dict[str, str | int | float]] = {  # since 1.7 the findings carry figures
+        NoteCode.ON_TEAM_HARDWARE: {"criterion": "hardware_fit", "name": "Hardware fit", "parts": "amd_rocm 5.0",
+                                    "general": 4.0, "breadth": 1},
+        NoteCode.HARDWARE_CAP: {"criterion": "performance", "name": "Performance", "cap": 2.0,
+                                "routes": "apple_metal preview (plugin)"},
+        NoteCode.DOMAINS: {"criterion": "ecosystem", "name": "Ecosystem", "domains": "vision 4.0", "general": 4.5},
+        NoteCode.PORTABILITY: {"criterion": "vendor_risk", "name": "Vendor risk", "vendors": "nvidia", "score": 3.5,
+                               "reach": "amd 3.0, google 4.0"},
+    }
+    for code, p in figures.items():
+        _worded(note_words(code, p), code)
+    assert note_words(NoteCode.HARDWARE_CAP, figures[NoteCode.HARDWARE_CAP]) == (
+        "Performance: capped at 2.00: reaches the team's hardware through apple_metal preview (plugin)")
+    assert "(amd_rocm 5.0) used in place of the general 4.0 (breadth beyond it" in note_words(
+        NoteCode.ON_TEAM_HARDWARE, figures[NoteCode.ON_TEAM_HARDWARE])
     assert note_words(NoteCode.NO_MIGRATION_ENTRY, params[NoteCode.NO_MIGRATION_ENTRY]) == (
         "no migration entry mxnet -> jax in the knowledge base")
     # A 1.4 report writes its notes from the codes (its own words are not read back); a 1.3 report keeps its own.

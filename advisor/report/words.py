@@ -11,6 +11,7 @@ from advisor.scoring.decision_words import break_even_statement as break_even_st
 from advisor.scoring.engine import AssessmentWarning, WarningCode
 from advisor.scoring.explain import NoteCode
 from advisor.scoring.fleet import floor_words, python_words
+from advisor.scoring.note_words import finding_words
 from advisor.scoring.result import Param
 
 if TYPE_CHECKING:  # a type only: the team package imports the report, not the other way round
@@ -174,8 +175,8 @@ def exclusion_words(exclusion: Exclusion) -> str:
     return "; ".join(exclusion_reasons(exclusion))
 
 
-def _note_cap(p: Params) -> str:
-    return f"{p['name']}: {p['detail']}"
+def _finding(code: NoteCode) -> Callable[[Params], str]:
+    return lambda p: f"{p['name']}: {finding_words(code, p)}"
 
 
 _NOTE_WORDS: dict[NoteCode, Callable[[Params], str]] = {
@@ -184,10 +185,10 @@ _NOTE_WORDS: dict[NoteCode, Callable[[Params], str]] = {
     NoteCode.SERVING_GAP: lambda p: f"the team's serving stack {p['stack']} does not take {p['framework']} models "
     "natively: a move also means replacing or bridging it",
     NoteCode.NO_MIGRATION_ENTRY: lambda p: f"no migration entry {p['source']} -> {p['target']} in the knowledge base",
-    NoteCode.ON_TEAM_HARDWARE: _note_cap,
-    NoteCode.HARDWARE_CAP: _note_cap,
-    NoteCode.DOMAINS: _note_cap,
-    NoteCode.PORTABILITY: _note_cap,
+    NoteCode.ON_TEAM_HARDWARE: _finding(NoteCode.ON_TEAM_HARDWARE),
+    NoteCode.HARDWARE_CAP: _finding(NoteCode.HARDWARE_CAP),
+    NoteCode.DOMAINS: _finding(NoteCode.DOMAINS),
+    NoteCode.PORTABILITY: _finding(NoteCode.PORTABILITY),
 }
 
 

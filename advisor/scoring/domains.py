@@ -25,7 +25,8 @@ class DomainEcosystem:
     rationale: str
     sources: list[str]
     as_of: dt.date  # the oldest fact used
-    summary: str
+    shown: str  # each domain with its score, e.g. "nlp 4.5, vision 3.0"
+    general: float  # the general ecosystem score it replaces
     parts: list[dict[str, object]]
 
 
@@ -58,5 +59,5 @@ def domain_ecosystem(kb: KnowledgeBase, framework: str, domains: Mapping[str, fl
         parts.append({"domain": did, "weight": v / total, "score": s, "fact": fact is not None})
         shown.append(f"{did} {s:.1f}")
     score = acc / total
-    summary = f"ecosystem for the team's domains ({', '.join(shown)}) used in place of the general {general.score:.1f}"
-    return DomainEcosystem(score, " ".join(rationale), list(dict.fromkeys(sources)), min(dates), summary, parts)
+    return DomainEcosystem(score, " ".join(rationale), list(dict.fromkeys(sources)), min(dates), ", ".join(shown),
+                           general.score, parts)

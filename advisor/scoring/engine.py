@@ -36,6 +36,7 @@ from advisor.scoring.fleet import FloorFinding, nvidia_finding, python_finding, 
 from advisor.scoring.hardware_fit import team_hardware_fit
 from advisor.scoring.mcda import rank_order, topsis
 from advisor.scoring.migration import MoveCost, move_cost
+from advisor.scoring.note_words import finding_words
 from advisor.scoring.portability import CRITERION as VENDOR_RISK
 from advisor.scoring.portability import team_portability
 from advisor.scoring.result import Param, Result
@@ -231,29 +232,32 @@ def assess(
                 # guesses at it from the route's support status).
                 knowledge = on_hw.score
                 rationale, sources, as_of = on_hw.rationale, on_hw.sources, on_hw.as_of
-                measured.summary = f"{measured.summary}; {on_hw.summary}"
-                on: dict[str, str | float] = {"criterion": cid, "name": crit.name, "detail": on_hw.summary}
+                on: dict[str, Param] = {"criterion": cid, "name": crit.name, "parts": on_hw.parts,
+                                        "general": on_hw.general, "breadth": int(on_hw.breadth)}
+                measured.summary = f"{measured.summary}; {finding_words(NoteCode.ON_TEAM_HARDWARE, on)}"
                 notes.append(Note(NoteCode.ON_TEAM_HARDWARE, on))
             elif cid in ev.HARDWARE_BOUND:
-                cap, why = ev.hardware_cap(kb, fid, probe, required, cap_override)
+                cap, routes = ev.hardware_cap(kb, fid, probe, required, cap_override)
                 if cap is not None and cap < knowledge:
                     knowledge = cap
-                    measured.summary = f"{measured.summary}; {why}"
-                    notes.append(Note(NoteCode.HARDWARE_CAP,
-                                      {"criterion": cid, "name": crit.name, "detail": why, "cap": cap}))
+                    capped: dict[str, Param] = {"criterion": cid, "name": crit.name, "cap": cap, "routes": routes}
+                    measured.summary = f"{measured.summary}; {finding_words(NoteCode.HARDWARE_CAP, capped)}"
+                    notes.append(Note(NoteCode.HARDWARE_CAP, capped))
             if cid == "ecosystem" and dom is not None and (on_hw is None or dom.score <= knowledge):
                 # The team's domains replace the general score; a lower figure on the team's hardware still wins.
                 knowledge = dom.score
                 rationale, sources, as_of = dom.rationale, dom.sources, dom.as_of
-                measured.summary = f"{measured.summary}; {dom.summary}"
+                domains: dict[str, Param] = {"criterion": cid, "name": crit.name, "domains": dom.shown,
+                                             "general": dom.general}
+                measured.summary = f"{measured.summary}; {finding_words(NoteCode.DOMAINS, domains)}"
                 measured.figures = [*measured.figures, *dom.parts]
-                notes.append(Note(NoteCode.DOMAINS, {"criterion": cid, "name": crit.name, "detail": dom.summary}))
+                notes.append(Note(NoteCode.DOMAINS, domains))
                 replaced = True
             if cid == VENDOR_RISK and (port := team_portability(kb, fid, probe, required, override)) is not None:
                 # On the team's hardware, breadth beyond it is the hardware vendor's risk: it joins stewardship.
                 knowledge, parts = port.governance(knowledge)
-                measured.summary = f"{measured.summary}; {port.summary()}"
-                beyond: dict[str, str | float] = {"criterion": cid, "name": crit.name, "detail": port.summary()}
+                beyond: dict[str, Param] = {"criterion": cid, "name": crit.name, **port.note()}
+                measured.summary = f"{measured.summary}; {finding_words(NoteCode.PORTABILITY, beyond)}"
                 notes.append(Note(NoteCode.PORTABILITY, beyond))
                 replaced = True
             score = blend(knowledge, measured)

@@ -199,7 +199,7 @@ def hardware_cap(
     required: Sequence[Hardware] = (),
     override: Override | None = None,
 ) -> tuple[float | None, str]:
-    """The most a hardware-bound score can be on the team's accelerators, and why (None: no cap).
+    """The most a hardware-bound score can be on the team's accelerators, and the routes that cap it (None: no cap).
 
     A framework that reaches the team's accelerator only through a preview, community or deprecated
     route cannot be assumed to perform or scale there as it does on its first-class hardware, so
@@ -212,7 +212,7 @@ def hardware_cap(
     if cap >= 5.0:
         return None, ""
     routes = ", ".join(f"{f['hardware']} {f['status']} ({f['tier']})" for f in found.figures if f["value"] < 5.0)
-    return cap, f"capped at {cap:.2f}: reaches the team's hardware through {routes}"
+    return cap, routes
 
 
 @dataclass
@@ -223,7 +223,9 @@ class HardwareSpecific:
     rationale: str
     sources: list[str]
     as_of: dt.date  # the oldest of the facts used
-    summary: str  # one line for the evidence text and the breakdown's notes
+    parts: str  # each of the team's accelerators with its figure, e.g. "nvidia_cuda 4.5, amd_rocm 3.0"
+    general: float  # the general score it replaces
+    breadth: bool = False  # hardware fit: breadth beyond the team's hardware counts as portability instead
 
 
 def _targets(probe: ProbeReport | None, required: Sequence[Hardware]) -> list[Hardware]:
@@ -265,18 +267,17 @@ def hardware_specific(
     score, lowest = min(values, key=lambda v: v[0])
     lowest_fact = facts.get(lowest)
     parts = ", ".join(f"{hw.value} {v:.1f}" for v, hw in values)
-    name = kb.criteria[criterion].name if criterion in kb.criteria else criterion
-    summary = f"{name} on the team's hardware ({parts}) used in place of the general {general.score:.1f}"
     if lowest_fact is None:
         # The weakest accelerator has no specific fact: its figure is the (capped) general score.
         rationale = general.rationale
         if score < general.score:
             rationale = f"{rationale} (capped at the {lowest.value} route's support value {score:.1f})"
-        return HardwareSpecific(score, rationale, [str(s) for s in general.sources], general.as_of, summary)
+        return HardwareSpecific(score, rationale, [str(s) for s in general.sources], general.as_of, parts,
+                                general.score)
     rationale = " ".join(f"{hw.value}: {f.rationale}" for hw, f in facts.items())
     sources = list(dict.fromkeys(str(s) for f in facts.values() for s in f.sources))
     as_of = min(f.as_of for f in facts.values())
-    return HardwareSpecific(score, rationale, sources, as_of, summary)
+    return HardwareSpecific(score, rationale, sources, as_of, parts, general.score)
 
 
 def _group_key(r: Measurement) -> tuple[str, str, str]:

@@ -136,18 +136,20 @@ class Contribution(Result):
 class NoteCode(StrEnum):
     """What a ranking note is about, so programs decide on the code and never on the sentence.
 
-    `detail` is the finding's own words where another module's finding is the note (as a warning's `detail`);
-    `name` is the criterion's name. Both since report 1.4; the words are written at the edge.
+    `name` is the criterion's name (report 1.4); the words are written from the params at the edge
+    (`advisor.scoring.note_words` for the four findings that replace or cap a score, which write the evidence
+    text too). A report before 1.7 kept those four's words as `detail`.
     """
 
     GPU_FLOOR = "gpu_floor"  # params: a FloorFinding's (the oldest NVIDIA GPU or the OS against the CUDA route)
     PYTHON_VERSION = "python_version"  # params: name, python, needs or newest (fleet.python_words)
     SERVING_GAP = "serving_gap"  # params: serving, stack, framework (a serving stack that does not take its models)
     NO_MIGRATION_ENTRY = "no_migration_entry"  # params: source, target (no migration entry from that framework)
-    ON_TEAM_HARDWARE = "on_team_hardware"  # params: criterion, name, detail (the score on the team's hardware)
-    HARDWARE_CAP = "hardware_cap"  # params: criterion, name, detail, cap (capped by the route's support there)
-    DOMAINS = "domains"  # params: criterion, name, detail (the team's domains replaced the general ecosystem score)
-    PORTABILITY = "portability"  # params: criterion, name, detail (breadth beyond the team's hardware joined it)
+    # params: criterion, name, parts (each accelerator's figure), general (the score replaced), breadth (0/1)
+    ON_TEAM_HARDWARE = "on_team_hardware"
+    HARDWARE_CAP = "hardware_cap"  # params: criterion, name, cap, routes (the routes whose support caps it)
+    DOMAINS = "domains"  # params: criterion, name, domains (each with its score), general (the score replaced)
+    PORTABILITY = "portability"  # params: criterion, name, vendors (the team's), score, reach (each other vendor's)
 
 
 @dataclass(frozen=True)
@@ -155,7 +157,7 @@ class Note:
     """One note on a framework's ranking: its code and the parameters its words are written from."""
 
     code: NoteCode
-    params: dict[str, str | float] = field(default_factory=dict)
+    params: dict[str, str | int | float] = field(default_factory=dict)
 
 
 @dataclass

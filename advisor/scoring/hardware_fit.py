@@ -63,14 +63,12 @@ def team_hardware_fit(
             dates.append((entry.tier.as_of if entry.tier else entry.as_of) or fw.as_of)
     score = min(v for v, _ in values)
     parts = ", ".join(f"{hw.value} {v:.1f}" for v, hw in values)
-    summary = (
-        f"Hardware fit on the team's hardware ({parts}) used in place of the general {general.score:.1f} "
-        "(breadth beyond it counts as portability in governance and vendor risk)"
-    )
     return HardwareSpecific(
         score,
         "; ".join(reasons),
         list(dict.fromkeys(sources)) or [str(s) for s in general.sources],
         min(dates) if dates else general.as_of,
-        summary,
+        parts,
+        general.score,
+        breadth=True,
     )

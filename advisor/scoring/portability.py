@@ -25,7 +25,7 @@ from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.schema import Hardware
 from advisor.scoring.evidence import Override, _route_value, _support, route_tier, team_targets
 from advisor.scoring.explain import Part, PartCode
-from advisor.scoring.result import FrozenResult
+from advisor.scoring.result import FrozenResult, Param
 
 if TYPE_CHECKING:
     from advisor.evidence.probe import ProbeReport
@@ -78,11 +78,10 @@ class Portability:
         ]
         return (1.0 - share) * stewardship + share * self.score, parts
 
-    def summary(self) -> str:
-        """One line for the evidence text (rendered here, from the figures above)."""
-        reach = ", ".join(f"{r.vendor} {r.value:.1f}" for r in self.routes)
-        return (f"portability beyond the team's vendors ({', '.join(self.team_vendors)}): {self.score:.2f} "
-                f"({reach}); the mean of stewardship and portability")
+    def note(self) -> dict[str, Param]:
+        """The figures its note and evidence text are written from (`advisor.scoring.note_words`)."""
+        return {"vendors": ", ".join(self.team_vendors), "score": self.score,
+                "reach": ", ".join(f"{r.vendor} {r.value:.1f}" for r in self.routes)}
 
 
 def team_portability(
