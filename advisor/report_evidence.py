@@ -81,6 +81,8 @@ class RequirementShape(_Open):
     check: str | None = None
     ok: bool | None = None
     detail: str | None = None
+    code: str | None = None
+    facts: dict[str, str | int | float] | None = None
 
 
 class ProbeShape(_Open):

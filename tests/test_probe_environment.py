@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from advisor.evidence.hardware.accelerators import Probe, probe_accelerators
 from advisor.evidence.hardware.nvidia import GpuReport
 from advisor.evidence.hardware.requirements import (
     CUDA_MIN_DRIVER_SOURCE,
+    Requirement,
+    RequirementCode,
     check_all,
     check_cuda_driver,
     check_python,
@@ -15,6 +18,7 @@ from advisor.evidence.hardware.requirements import (
 )
 from advisor.evidence.hardware.software import ENV_REPORTED, parse_cudnn_header, parse_nvcc_version, probe_software
 from advisor.evidence.probe import FrameworkProbe, ProbeReport, hardware_ids
+from advisor.jsonio import json_text, model_json
 
 
 def _probe(root: Path, tools: tuple[str, ...] = (), env: dict[str, str] | None = None, system: str = "Linux",
@@ -93,6 +97,7 @@ def test_python_requirement() -> None:
     assert check_python("jax", "3.12.3", ["3.11", "3.12"]).ok is True
     bad = check_python("jax", "3.10.1", ["3.11", "3.12"])
     assert bad.ok is False and "NOT" in bad.detail
+    assert bad.code is RequirementCode.PYTHON and bad.facts == {"python": "3.10", "supported": "3.11, 3.12"}
     assert check_python("jax", "3.12.0", None).ok is None
     assert check_python("jax", "3.12.0", None, kb_loaded=False).detail.startswith("not checked")
 
@@ -106,6 +111,12 @@ def test_cuda_driver_requirement() -> None:
     assert ok is not None and ok.ok is True and CUDA_MIN_DRIVER_SOURCE in ok.detail
     old = check_cuda_driver("pytorch", "13.0", "ok", "570.86.15", "12.8")
     assert old is not None and old.ok is False and ">= 580" in old.detail
+    assert old.code is RequirementCode.CUDA_DRIVER and old.facts == {"cuda_build": "13.0", "need": 580,
+                                                                    "driver": "570.86.15"}
+    # Saved and read back, the codes and facts come back; a file from before them keeps its words.
+    assert Requirement.from_json(json.loads(json_text(model_json(old)))) == old
+    saved = Requirement.from_json({"framework": "jax", "check": "python", "ok": False, "detail": "old words"})
+    assert saved.code is RequirementCode.NOTE and saved.detail == "old words"
     no_driver = check_cuda_driver("jax", "12", "no_driver", None, None)
     assert no_driver is not None and no_driver.ok is False and "CPU only" in no_driver.detail
     minor = check_cuda_driver("pytorch", "12.8", "ok", "535.104.05", "12.2")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
+from advisor.evidence.hardware.requirements import RequirementCode, requirement_words
 from advisor.profile.warnings import ProfileWarningCode
 from advisor.scoring.constraints import Exclusion, ExclusionCause, ExclusionCode
 from advisor.scoring.decision_words import break_even_statement as break_even_statement  # scoring's steps say it too
@@ -28,7 +29,10 @@ def _hardware(p: Params) -> str:
     if form == "cpu_only_build":
         return f"installed, but its build does not use the accelerator here ({p['accelerators']}); a CPU-only wheel?"
     if form == "requirement":
-        return f"{p['check']}: {p['detail']}"
+        if "detail" in p:  # a report from before requirement codes
+            return f"{p['check']}: {p['detail']}"
+        code = RequirementCode(str(p["requirement"]))
+        return f"{p['check']}: {requirement_words(str(p['checked']), code, False, p)}"
     return floor_words(p)  # gpu_floor: the fleet's finding on the team's oldest GPU
 
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from advisor.evidence.hardware.requirements import RequirementCode
 from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.freshness import StaleFact, stale_facts
 from advisor.knowledge.schema import Hardware, Support
@@ -54,7 +55,8 @@ class WarningCode(StrEnum):
     """The kinds of assessment warning; programs decide on these, `advisor.report.words` writes the words."""
 
     PROFILE = "profile"  # params: kind (a ProfileWarningCode) and that warning's params
-    # params: form (gpu_floor: a FloorFinding's; cpu_only_build: accelerators; requirement: check, detail)
+    # params: form (gpu_floor: a FloorFinding's; cpu_only_build: accelerators; requirement: check, checked (the
+    # framework), requirement (a RequirementCode) and its facts, or detail in a probe file from before the codes)
     HARDWARE = "hardware"
     PYTHON_VERSION = "python_version"  # params: name, python, needs or newest (fleet.python_words)
     KNOWLEDGE = "knowledge"  # params: source, target (no migration entry from the team's framework to this one)
@@ -144,7 +146,11 @@ def _probe_warnings(probe: ProbeReport | None, present: dict[Hardware, str], out
             )
     for req in probe.requirements:
         if req.ok is False:
-            params: dict[str, Param] = {"form": "requirement", "check": req.check, "detail": req.detail}
+            params: dict[str, Param] = {"form": "requirement", "check": req.check}
+            if req.code is RequirementCode.NOTE:  # a probe file from before the codes: its words only
+                params["detail"] = req.detail
+            else:
+                params |= {"checked": req.framework, "requirement": req.code.value, **req.facts}
             out.append(_warning(WarningCode.HARDWARE, params, req.framework))
 
 

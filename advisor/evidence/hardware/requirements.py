@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from pydantic import Field
 from pydantic.dataclasses import dataclass
 
 if TYPE_CHECKING:
@@ -22,19 +24,85 @@ CUDA_MIN_DRIVER: dict[int, int] = {13: 580, 12: 525, 11: 450}
 CUDA_MIN_DRIVER_SOURCE = "https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html"
 
 
+class RequirementCode(StrEnum):
+    """What a requirement check found; `requirement_words` writes its words from the code and its facts."""
+
+    KB_NOT_LOADED = "kb_not_loaded"  # no facts: the knowledge base was not loaded
+    NO_ENTRY = "no_entry"  # no facts: the knowledge base has no entry for the framework
+    PYTHON = "python"  # facts: python (minor), supported (comma-separated), and installed where not supported
+    CUDA_UNREADABLE = "cuda_unreadable"  # facts: cuda_build
+    NO_DRIVER = "no_driver"  # facts: cuda_build, gpu_status
+    NO_MIN_DRIVER = "no_min_driver"  # facts: cuda_build (no minimum driver known for its major release)
+    CUDA_DRIVER = "cuda_driver"  # facts: cuda_build, need, driver, and driver_cuda where older than the build
+    NOTE = "note"  # a file from before the codes: only its words (`detail`)
+
+
+#: A requirement's facts: names and figures, never a sentence.
+Facts = dict[str, str | int | float]
+
+
+def requirement_words(framework: str, code: RequirementCode, ok: bool | None, facts: Mapping[str, object]) -> str:
+    """The words of a requirement check, from its code and facts."""
+    f = facts
+    if code is RequirementCode.KB_NOT_LOADED:
+        return "not checked: the knowledge base was not loaded"
+    if code is RequirementCode.NO_ENTRY:
+        return f"the knowledge base has no entry for {framework}"
+    if code is RequirementCode.PYTHON:
+        verb = "is" if ok else "is NOT"
+        text = (f"Python {f['python']} {verb} among the versions {framework}'s current release supports "
+                f"({f['supported']})")
+        return text + (f"; the installed {f['installed']} may still run on it, but upgrades will not"
+                       if "installed" in f else "")
+    if code is RequirementCode.CUDA_UNREADABLE:
+        return f"unreadable CUDA build version {str(f['cuda_build'])!r}"
+    if code is RequirementCode.NO_DRIVER:
+        return f"built for CUDA {f['cuda_build']} but no usable NVIDIA driver was found ({f['gpu_status']}): CPU only"
+    if code is RequirementCode.NO_MIN_DRIVER:
+        return f"CUDA {f['cuda_build']}: no minimum driver known for this major release ({CUDA_MIN_DRIVER_SOURCE})"
+    if code is RequirementCode.CUDA_DRIVER:
+        text = (f"CUDA {f['cuda_build']} build needs driver >= {f['need']} (minor-version compatibility, "
+                f"{CUDA_MIN_DRIVER_SOURCE}); driver is {f['driver']}")
+        return text + (f" (supports CUDA {f['driver_cuda']}: newer CUDA features may be unavailable)"
+                       if "driver_cuda" in f else "")
+    return str(f.get("detail", ""))
+
+
 @dataclass
 class Requirement:
-    """One checked requirement; `ok` is None when it could not be decided."""
+    """One checked requirement; `ok` is None when it could not be decided.
+
+    `code` and `facts` are what programs read; `detail`, the words written from them, is kept in the probe file
+    for a person reading it (and is all a file from before the codes has).
+    """
 
     framework: str
     check: str  # "python" | "cuda_driver"
     ok: bool | None
     detail: str
+    code: RequirementCode = RequirementCode.NOTE
+    facts: Facts = Field(default_factory=dict)
+
+    @classmethod
+    def found(cls, framework: str, check: str, ok: bool | None, code: RequirementCode, **facts: str | int | float
+              ) -> Requirement:
+        """A requirement from its code and facts, its words written from them."""
+        return cls(framework, check, ok, requirement_words(framework, code, ok, facts), code, dict(facts))
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Requirement:
         """A saved requirement (one entry of the probe's `requirements`)."""
-        return cls(str(data["framework"]), str(data["check"]), data.get("ok"), str(data.get("detail", "")))
+        detail = str(data.get("detail", ""))
+        try:
+            code = RequirementCode(str(data.get("code")))
+        except ValueError:
+            code = RequirementCode.NOTE
+        raw = data.get("facts")
+        facts: Facts = {
+            str(k): v for k, v in (raw.items() if isinstance(raw, Mapping) else ())
+            if isinstance(v, str | int | float) and not isinstance(v, bool)
+        }
+        return cls(str(data["framework"]), str(data["check"]), data.get("ok"), detail, code, facts)
 
 
 def parse_version(text: str | None) -> tuple[int, ...] | None:
@@ -57,15 +125,13 @@ def check_python(
     """Whether this Python's minor version is one the framework's current release supports."""
     minor = ".".join(python.split(".")[:2])
     if not kb_loaded:
-        return Requirement(framework, "python", None, "not checked: the knowledge base was not loaded")
+        return Requirement.found(framework, "python", None, RequirementCode.KB_NOT_LOADED)
     if supported is None:
-        return Requirement(framework, "python", None, f"the knowledge base has no entry for {framework}")
+        return Requirement.found(framework, "python", None, RequirementCode.NO_ENTRY)
     ok = minor in supported
-    verb = "is" if ok else "is NOT"
-    detail = f"Python {minor} {verb} among the versions {framework}'s current release supports ({', '.join(supported)})"
-    if not ok and installed:
-        detail += f"; the installed {installed} may still run on it, but upgrades will not"
-    return Requirement(framework, "python", ok, detail)
+    extra = {"installed": installed} if not ok and installed else {}
+    return Requirement.found(framework, "python", ok, RequirementCode.PYTHON, python=minor,
+                             supported=", ".join(supported), **extra)
 
 
 def check_cuda_driver(
@@ -76,28 +142,19 @@ def check_cuda_driver(
         return None
     build = parse_version(cuda_build)
     if build is None:
-        return Requirement(framework, "cuda_driver", None, f"unreadable CUDA build version {cuda_build!r}")
+        return Requirement.found(framework, "cuda_driver", None, RequirementCode.CUDA_UNREADABLE, cuda_build=cuda_build)
     need = CUDA_MIN_DRIVER.get(build[0])
     if gpu_status != "ok" or not driver_version:
-        return Requirement(
-            framework, "cuda_driver", False,
-            f"built for CUDA {cuda_build} but no usable NVIDIA driver was found ({gpu_status}): CPU only",
-        )
+        return Requirement.found(framework, "cuda_driver", False, RequirementCode.NO_DRIVER, cuda_build=cuda_build,
+                                 gpu_status=gpu_status)
     have = parse_version(driver_version)
     if need is None or have is None:
-        return Requirement(
-            framework, "cuda_driver", None,
-            f"CUDA {cuda_build}: no minimum driver known for this major release ({CUDA_MIN_DRIVER_SOURCE})",
-        )
+        return Requirement.found(framework, "cuda_driver", None, RequirementCode.NO_MIN_DRIVER, cuda_build=cuda_build)
     ok = have[0] >= need
-    detail = (
-        f"CUDA {cuda_build} build needs driver >= {need} (minor-version compatibility, {CUDA_MIN_DRIVER_SOURCE}); "
-        f"driver is {driver_version}"
-    )
     dc = parse_version(driver_cuda)
-    if ok and dc is not None and dc[:2] < build[:2]:
-        detail += f" (supports CUDA {driver_cuda}: newer CUDA features may be unavailable)"
-    return Requirement(framework, "cuda_driver", ok, detail)
+    older = {"driver_cuda": str(driver_cuda)} if ok and dc is not None and dc[:2] < build[:2] else {}
+    return Requirement.found(framework, "cuda_driver", ok, RequirementCode.CUDA_DRIVER, cuda_build=cuda_build,
+                             need=need, driver=driver_version, **older)
 
 
 def check_all(
