@@ -14,10 +14,10 @@ from advisor.evidence.bench.results import BenchFailure
 from advisor.profile import load_profile_text, resolve_profile
 from advisor.report import build_report, to_markdown
 from advisor.report.html.report_page import report_html
-from advisor.report.words import team_warning_words, warning_sentence
+from advisor.report.words import team_warning_words, warning_items, warning_sentence
 from advisor.sanitize import markdown_text
 from advisor.scoring import assess
-from advisor.tui.widgets.explain import warning_text
+from advisor.tui.widgets.explain import warning_lines
 
 
 def _report():  # type: ignore[no-untyped-def]
@@ -42,12 +42,24 @@ def test_a_warning_message_never_repeats_its_framework() -> None:
 def test_every_shell_words_a_warning_the_same() -> None:
     report = _report()
     md, page = to_markdown(report), html.unescape(report_html(report, identify=True))
-    for w in report.warnings:
-        said = warning_sentence(w)
-        assert said == (f"{w.framework}: {w.message}" if w.framework else w.message)
-        assert warning_text(w) == said  # the TUI
+    for w in report.warnings:  # the file: each warning's own words
+        assert warning_sentence(w) == (f"{w.framework}: {w.message}" if w.framework else w.message)
+    lines = warning_items(report.warnings)
+    assert [text for _code, text in lines] == warning_lines(report.warnings)  # the TUI
+    for _code, said in lines:
         assert markdown_text(said) in md
         assert said in page
+
+
+def test_a_frameworks_per_figure_warnings_are_said_in_one_line() -> None:
+    report = _report()
+    spread = [w for w in report.warnings if w.code == "benchmark_spread"]
+    assert spread and all("benchmark" in w.params for w in spread)  # the model: one per figure
+    lines = [text for code, text in warning_items(report.warnings) if code == "benchmark_spread"]
+    assert len(lines) == len({w.framework for w in spread})  # the words: one line per framework
+    for w in spread:
+        assert f"{w.params['benchmark']}/{w.params['variant']}" in next(t for t in lines if t.startswith(
+            f"{w.framework}: "))
 
 
 def test_the_cli_summary_says_measured_from_the_status_code_not_its_words(

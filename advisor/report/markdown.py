@@ -6,7 +6,7 @@ import json
 
 from advisor.report.markdown_summary import change_text, summary_lines
 from advisor.report.models import Report
-from advisor.report.words import break_even_statement, exclusion_words, warning_sentence
+from advisor.report.words import break_even_statement, exclusion_words, warning_items
 from advisor.sanitize import markdown_text as md
 from advisor.sanitize import printable
 from advisor.scoring.explain import display_parts, evidence_label, parts_text
@@ -118,7 +118,7 @@ def exclusion_lines(report: Report) -> list[str]:
 
 def warning_lines(report: Report) -> list[str]:
     """Each warning with its code."""
-    return [f"- \\[{md(w.code)}\\] {md(warning_sentence(w))}" for w in report.warnings]
+    return [f"- \\[{md(code)}\\] {md(text)}" for code, text in warning_items(report.warnings)]
 
 
 def machine_lines(report: Report) -> list[str]:
@@ -151,7 +151,8 @@ def to_markdown(report: Report) -> str:
     if report.exclusions:
         out += folded("Exclusions", f"{len(report.exclusions)} framework(s) left out", exclusion_lines(report))
     if report.warnings:
-        out += folded("Warnings", f"{len(report.warnings)} warning(s)", warning_lines(report))
+        lines = warning_lines(report)
+        out += folded("Warnings", f"{len(lines)} warning(s)", lines)
     out += folded("Machine", "Where the evidence comes from", machine_lines(report))
     kb = report.knowledge
     packs = ", ".join(p.name + " " + p.version for p in kb.packs)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from advisor.report.models import RankingEntry, Report
-from advisor.report.words import break_even_statement
+from advisor.report.words import break_even_statement, warning_items
 from advisor.sanitize import markdown_text as md
 from advisor.scoring.sensitivity import advice_change_sentence
 
@@ -96,7 +96,7 @@ def summary_lines(report: Report) -> list[str]:
     out += _measured(report, first)
     if report.warnings:
         codes = ", ".join(dict.fromkeys(w.code for w in report.warnings))
-        out.append(f"- Warnings: {len(report.warnings)} ({md(codes)}), listed under Warnings below.")
+        out.append(f"- Warnings: {len(warning_items(report.warnings))} ({md(codes)}), listed under Warnings below.")
     if report.exclusions:
         out.append(f"- Excluded: {md(', '.join(x.framework for x in report.exclusions))} (see Exclusions below).")
     room = MAX_SUMMARY_LINES - len(out) - 1  # one blank line closes the summary

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from advisor.evidence.hardware.requirements import RequirementCode, requirement_words
@@ -134,6 +134,51 @@ def warning_sentence(warning: AssessmentWarning) -> str:
     """The warning as one sentence: the framework it is about (its field, never read from the words), its words."""
     message = warning_words(warning) or warning.code
     return f"{warning.framework}: {message}" if warning.framework else message
+
+
+#: Warnings made one per benchmark figure, said in one line per framework (the model keeps one per figure).
+_PER_FIGURE = (WarningCode.BENCHMARK_SPREAD, WarningCode.BENCHMARK_OUTLIER)
+
+
+def _figure_words(w: AssessmentWarning) -> str:
+    p = w.params
+    label = f"{p['benchmark']}/{p['variant']}"
+    if w.code is WarningCode.BENCHMARK_OUTLIER:
+        return f"{label} at {100 * float(p['ratio']):.1f}%"
+    if "spread" in p:
+        return f"{label} {100 * float(p['spread']):.0f}%" + (" (left out)" if p.get("left_out") else "")
+    return f"{label}: {_FLAG_WORDS.get(str(p['flag']), str(p['flag']))}"
+
+
+def _grouped(code: WarningCode, group: list[AssessmentWarning]) -> str:
+    items = ", ".join(_figure_words(w) for w in group)
+    if code is WarningCode.BENCHMARK_OUTLIER:
+        floor = float(group[0].params["floor"])
+        return (f"implausibly far behind the best framework ({items} of its throughput); counted as "
+                f"{100 * floor:.0f}% - check the measurement (other load, thread settings)")
+    return (f"{len(group)} of {group[0].params['measurements']} measurements have a wide spread (IQR/median) or "
+            f"too few samples: {items}; close other programs or use a longer preset")
+
+
+def warning_items(warnings: Sequence[AssessmentWarning]) -> list[tuple[str, str]]:
+    """(code, sentence) per line a person reads, in the report's order.
+
+    A framework's per-figure benchmark warnings are said in one line (at the first one's place); a warning a
+    file saved as words (`detail`) is said as saved.
+    """
+    groups: dict[tuple[WarningCode, str | None], list[AssessmentWarning]] = {}
+    for w in warnings:
+        if w.code in _PER_FIGURE and "detail" not in w.params:
+            groups.setdefault((w.code, w.framework), []).append(w)
+    lines: list[tuple[str, str]] = []
+    for w in warnings:
+        group = groups.get((w.code, w.framework)) if w.code in _PER_FIGURE and "detail" not in w.params else None
+        if group is None:
+            lines.append((w.code.value, warning_sentence(w)))
+        elif group[0] is w:
+            said = _grouped(w.code, group)
+            lines.append((w.code.value, f"{w.framework}: {said}" if w.framework else said))
+    return lines
 
 
 def _whose(cause: ExclusionCause) -> str:

@@ -175,7 +175,7 @@ def summary(report: Report) -> None:
     from advisor.cli.output import cell, styled
     from advisor.cli.output import console as make_console
     from advisor.report.sensitivity_text import advice_change_line
-    from advisor.report.words import exclusion_words, warning_sentence
+    from advisor.report.words import exclusion_words, warning_items
 
     console = make_console()
     rec = report.recommendation
@@ -217,5 +217,5 @@ def summary(report: Report) -> None:
     for x in report.exclusions:
         if x.kind == "constraint":
             console.print(styled(("excluded", "yellow"), f" {cell(x.framework)}: {cell(exclusion_words(x))}"))
-    for w in report.warnings:
-        console.print(styled(("warning", "yellow"), f" {cell('[' + w.code + ']')} {cell(warning_sentence(w))}"))
+    for code, text in warning_items(report.warnings):
+        console.print(styled(("warning", "yellow"), f" {cell('[' + code + ']')} {cell(text)}"))

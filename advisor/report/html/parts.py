@@ -11,7 +11,7 @@ from advisor.report.html import charts
 from advisor.report.html.markup import Cell, Child, Safe, el, join, table
 from advisor.report.html.page import chart_block, section
 from advisor.report.models import RankingEntry
-from advisor.report.words import exclusion_words, warning_sentence
+from advisor.report.words import exclusion_words, warning_items
 from advisor.report_evidence import BenchShape
 from advisor.scoring.advice import Recommendation
 from advisor.scoring.constraints import Exclusion
@@ -189,7 +189,8 @@ def notes(exclusions: Sequence[Exclusion], warnings: Sequence[AssessmentWarning]
         "Left out and warnings",
         table(["Framework", "Why left out"], [[tx(x.framework), tx(exclusion_words(x))] for x in exclusions])
         if exclusions else None,
-        el("ul", [el("li", el("code", tx(w.code)), " ", tx(warning_sentence(w)), class_="warn") for w in warnings])
+        el("ul", [el("li", el("code", tx(code)), " ", tx(text), class_="warn")
+                  for code, text in warning_items(warnings)])
         if warnings else None,
         id_="notes",
     )

@@ -18,7 +18,7 @@ from advisor.tui.messages import AssessmentReady, EvidenceRunEnded, WeightChange
 from advisor.tui.screens.base import StepScreen
 from advisor.tui.screens.priorities import PREVIEW_DRAWS
 from advisor.tui.widgets.body import Body
-from advisor.tui.widgets.explain import breakdown, sensitivity_sentence, short_status, warning_text
+from advisor.tui.widgets.explain import breakdown, sensitivity_sentence, short_status, warning_lines
 from advisor.tui.widgets.weight_row import WeightRow
 
 if TYPE_CHECKING:  # only for types: the core is imported through advisor.tui.core
@@ -198,7 +198,7 @@ class ResultsScreen(StepScreen):
         if len(lines) == 1:
             lines.append("none: every framework meets the hard constraints")
         self.query_one("#exclusions", Static).update("\n".join(lines))
-        warnings = [warning_text(w) for w in report.warnings]
+        warnings = warning_lines(report.warnings)
         text = Text()
         if warnings:
             text.append("Warnings", style="bold")

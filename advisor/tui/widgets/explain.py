@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from advisor.report.words import warning_sentence
+from advisor.report.words import warning_items
 from advisor.scoring.explain import evidence_label, parts_text
 
 if TYPE_CHECKING:  # only for types: the core is imported through advisor.tui.core
@@ -41,9 +42,9 @@ def sensitivity_sentence(report: Report, criteria_names: dict[str, str], change:
     return " ".join(parts)
 
 
-def warning_text(warning: AssessmentWarning) -> str:
-    """A report warning as a sentence, as every other shell words it (`advisor.report.words`)."""
-    return warning_sentence(warning)
+def warning_lines(warnings: Sequence[AssessmentWarning]) -> list[str]:
+    """The report's warnings as sentences, as every other shell words them (`advisor.report.words`)."""
+    return [text for _code, text in warning_items(warnings)]
 
 
 #: The ranking's status column per status code.
