@@ -117,6 +117,10 @@ def test_cuda_driver_requirement() -> None:
     assert Requirement.from_json(json.loads(json_text(model_json(old)))) == old
     saved = Requirement.from_json({"framework": "jax", "check": "python", "ok": False, "detail": "old words"})
     assert saved.code is RequirementCode.NOTE and saved.detail == "old words"
+    # Facts that do not fit their code (an edited file) read as its saved words, not as a traceback later.
+    edited = Requirement.from_json({"framework": "jax", "check": "python", "ok": False, "detail": "kept",
+                                    "code": "python", "facts": {}})
+    assert edited.code is RequirementCode.NOTE and edited.facts == {} and edited.detail == "kept"
     no_driver = check_cuda_driver("jax", "12", "no_driver", None, None)
     assert no_driver is not None and no_driver.ok is False and "CPU only" in no_driver.detail
     minor = check_cuda_driver("pytorch", "12.8", "ok", "535.104.05", "12.2")

@@ -102,7 +102,12 @@ class Requirement:
             str(k): v for k, v in (raw.items() if isinstance(raw, Mapping) else ())
             if isinstance(v, str | int | float) and not isinstance(v, bool)
         }
-        return cls(str(data["framework"]), str(data["check"]), data.get("ok"), detail, code, facts)
+        framework, ok = str(data["framework"]), data.get("ok")
+        try:
+            requirement_words(framework, code, ok, facts)
+        except (KeyError, ValueError):  # facts that do not fit the code: keep only the saved words
+            code, facts = RequirementCode.NOTE, {}
+        return cls(framework, str(data["check"]), ok, detail, code, facts)
 
 
 def parse_version(text: str | None) -> tuple[int, ...] | None:
