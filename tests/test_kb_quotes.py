@@ -220,6 +220,7 @@ def test_kb_show_puts_the_quote_beside_its_source_and_says_judgement(tmp_path: P
     assert 'https://docs.jax.dev/ "JAX runs on CPU, GPU and TPU."' in out.stdout
     assert "pkg:pypi/jax (no quote yet)" in out.stdout
     assert "judgement: reasoning in the rationale or notes" in out.stdout
+    assert "\\x0a" not in out.stdout  # one source a line: the breaks between them are breaks, not escapes
 
 
 def test_tui_source_panel_shows_the_reports_sources_as_text() -> None:
