@@ -145,3 +145,37 @@ def test_stated_per_os_support_that_agrees_is_kept(tmp_path: Path) -> None:
     (pack / "stewardship.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     kb = load_knowledge(include_user=False, base=pack)
     assert not [d for d in disagreements(kb) if d.rule is Rule.OS_NATIVE]
+
+
+def test_two_quotes_of_one_source_that_are_one_sentence_reworded_are_found(tmp_path: Path) -> None:
+    """A README quoted before and after it dropped a word: one of the two quotes is no longer the page."""
+    pack = tmp_path / "knowledge"
+    shutil.copytree(ROOT / "knowledge", pack)
+    data = _yaml(pack / "deployment.yaml")
+    route = next(r for r in data["routes"] if any(len(str(s.get("quote", "")).split()) >= 8 for s in r["sources"]))
+    source = next(s for s in route["sources"] if len(str(s.get("quote", "")).split()) >= 8)
+    words = str(source["quote"]).split()
+    # the same sentence with one word more in its middle, as an older copy of the page would have it
+    route["sources"].append({**source, "quote": " ".join([*words[:4], "formerly", *words[4:]])})
+    (pack / "deployment.yaml").write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    found = {d.key(): d for d in disagreements(load_knowledge(include_user=False, base=pack))}
+    key = ("source_quote", None, str(source["url"]))
+    assert key in found, sorted(found)
+    assert found[key].rule is Rule.SOURCE_QUOTE
+    assert "formerly" in found[key].first + found[key].second
+
+
+@pytest.mark.parametrize(("a", "b", "reworded"), [
+    ("Triton serves models from TensorRT, TensorFlow, PyTorch, ONNX and more.",
+     "Triton serves models from TensorRT, PyTorch, ONNX and more.", True),
+    ("For a CPU-only version of MLX that runs on Linux use:",
+     "For a CPU-only version of MLX that runs on Linux use: pip install mlx[cpu]", False),  # a longer excerpt
+    ("Programming Language :: Python :: 3.12", "Programming Language :: Python :: 3.13", False),  # two list lines
+    ("pip install paddle==3.2.0 -i https://example.org/cu126/ --extra",
+     "pip install paddle==3.2.0 -i https://example.org/cu129/ --extra", False),  # one value differs
+])
+def test_rewording_is_words_added_or_dropped_inside_one_sentence(a: str, b: str, reworded: bool) -> None:
+    from advisor.knowledge.consistency import _reworded
+
+    assert _reworded(a, b) is reworded
+    assert _reworded(b, a) is reworded

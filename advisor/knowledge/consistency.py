@@ -8,11 +8,16 @@ caller decides on them, never on the words of the description.
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 
+from pydantic import BaseModel
+
 from advisor.knowledge.base import KnowledgeBase
 from advisor.knowledge.schema import Framework, Hardware, Os, Stewardship, Support
+from advisor.knowledge.sourcing import Source
 from advisor.knowledge.verify.lines import install_lines
 
 
@@ -30,6 +35,7 @@ class Rule(StrEnum):
     STABLE_LATEST = "stable_latest"  # `stable_version` older than the main distribution's latest release line
     FLOOR_RELEASE = "floor_release"  # the GPU floor's release line vs `stable_version`
     INSTALL_LINE = "install_line"  # a package claim's install line vs the hardware install lines
+    SOURCE_QUOTE = "source_quote"  # two quotes of one source that are one sentence with words added or dropped
 
 
 @dataclass(frozen=True)
@@ -244,9 +250,62 @@ def _deployment_rules(kb: KnowledgeBase) -> list[Disagreement]:
     return out
 
 
+def _sources(value: object, where: str) -> Iterator[tuple[str, Source]]:
+    """Every source under `value`, with the field path it sits at."""
+    if isinstance(value, Source):
+        yield where, value
+    elif isinstance(value, BaseModel):
+        for name, info in type(value).model_fields.items():
+            yield from _sources(getattr(value, name), f"{where}.{info.alias or name}")
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            key = ", ".join(k) if isinstance(k, tuple) else getattr(k, "value", k)
+            yield from _sources(v, f"{where}[{key}]")
+    elif isinstance(value, list | tuple):
+        for i, v in enumerate(value):
+            yield from _sources(v, f"{where}[{i}]")
+
+
+def _reworded(a: str, b: str) -> bool:
+    """One sentence with a few words added or dropped inside it: the page at two times, so one is stale.
+
+    A quote that extends another (a longer excerpt) is not this, nor two lines of a list that differ in one
+    value (`... 3.12`, `... 3.13`): only words inserted or deleted between words both quotes share.
+    """
+    wa, wb = a.split(), b.split()
+    if min(len(wa), len(wb)) < 6 or " ".join(wa) in " ".join(wb) or " ".join(wb) in " ".join(wa):
+        return False
+    ops = [o for o in difflib.SequenceMatcher(None, wa, wb, autojunk=False).get_opcodes() if o[0] != "equal"]
+    changed = sum(max(i2 - i1, j2 - j1) for _, i1, i2, j1, j2 in ops)
+    return bool(ops) and all(o[0] in ("insert", "delete") for o in ops) and changed <= 3
+
+
+def _quote_rules(kb: KnowledgeBase) -> list[Disagreement]:
+    places: list[tuple[str, object]] = [(_file(f), fw) for f, fw in kb.frameworks.items()]
+    places += [("stewardship.yaml", kb.stewardship), ("stewardship.yaml serving", kb.serving),
+               ("deployment.yaml routes", kb.routes), ("deployment.yaml engines", kb.engines),
+               ("deployment.yaml targets", kb.targets), ("migration.yaml", kb.migrations),
+               ("domains.yaml", kb.domains), ("concepts.yaml", kb.concepts), ("onboarding", kb.onboarding)]
+    by_url: dict[str, list[tuple[str, str]]] = {}
+    for name, value in places:
+        for where, src in _sources(value, name):
+            if src.quote:
+                by_url.setdefault(str(src.url), []).append((where, src.quote))
+    out: list[Disagreement] = []
+    for url, quotes in by_url.items():
+        seen: set[tuple[str, str]] = set()
+        for i, (wa, qa) in enumerate(quotes):
+            for wb, qb in quotes[i + 1:]:
+                if (qa, qb) not in seen and _reworded(qa, qb):
+                    seen.add((qa, qb))
+                    first, second = f"{wa} quote = {qa!r}", f"{wb} quote = {qb!r}"
+                    out.append(Disagreement(Rule.SOURCE_QUOTE, None, url, first, second))
+    return out
+
+
 def disagreements(kb: KnowledgeBase) -> list[Disagreement]:
     """Every fact the merged base states in two places that do not agree."""
     out: list[Disagreement] = []
     for fid, fw in kb.frameworks.items():
         out += _framework_rules(fid, fw, kb.stewardship.get(fid))
-    return out + _deployment_rules(kb)
+    return out + _deployment_rules(kb) + _quote_rules(kb)
