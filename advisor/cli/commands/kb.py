@@ -203,6 +203,7 @@ def _show(kb: Any, framework: str | None, as_json: bool) -> int:
     from advisor.cli.output import cell as e
     from advisor.cli.output import console as make_console
     from advisor.cli.output import styled
+    from advisor.sanitize import printable
 
     console = make_console()
     for fid in ids:
@@ -217,7 +218,7 @@ def _show(kb: Any, framework: str | None, as_json: bool) -> int:
         hw.add_column("notes", overflow="fold")
         hw.add_column("sources", overflow="fold")
         for key, support in fw.hardware.items():
-            hw.add_row(e(key.value), e(support.status.value), e(support.notes or ""), _lines(sources_text(support)))
+            hw.add_row(e(key.value), e(support.status.value), e(support.notes or ""), printable(sources_text(support)))
         console.print(hw)
         console.print(styled(("Compiler:", "bold"), f" {e(fw.compiler.summary)}"))
         console.print(styled(("Distributed:", "bold"), f" {e(fw.distributed.summary)}"))
@@ -233,18 +234,11 @@ def _show(kb: Any, framework: str | None, as_json: bool) -> int:
                 f"{score.score:g}",
                 score.as_of.isoformat(),
                 e(score.rationale),
-                _lines(sources_text(score)),
+                printable(sources_text(score)),
             )
         console.print(scores)
-        console.print(styled(("Sources", "bold"), f" (maintainer, licence, Python):\n{_lines(sources_text(fw))}"))
+        console.print(styled(("Sources", "bold"), f" (maintainer, licence, Python):\n{printable(sources_text(fw))}"))
     return 0
-
-
-def _lines(text: str) -> str:
-    """Multi-line text from the base for a cell: each line escaped, the line breaks kept as breaks."""
-    from advisor.cli.output import cell
-
-    return "\n".join(cell(line) for line in text.split("\n"))
 
 
 def sources_text(fact: Any) -> str:
