@@ -76,10 +76,12 @@ def population(directory: Path, exclude: set[str]) -> list[Drawn]:
                 continue
             sources = tuple(getattr(at.fact, "sources", []))
             if sources and all(s.quote for s in sources):
+                # A file-level fact is shown at its `sources` line, but owns every top-level field
+                # (governance, maintainer): its path stays the root for `touched`.
                 where = at.path or ("sources",)
                 out.append(
                     Drawn(shown, line_of(raw, where), field_path(where), at.kind.value, claim_of(at.fact), sources,
-                          tuple(where))
+                          tuple(at.path))
                 )
     return sorted(out, key=lambda d: (d.file, d.line or 0, d.field))
 

@@ -1,4 +1,4 @@
-"""The audit sampler shows stewardship facts as the loader serves them (derived fields filled)."""
+"""The audit sampler: stewardship facts as the loader serves them, and which fact a changed line belongs to."""
 
 from __future__ import annotations
 
@@ -29,3 +29,15 @@ def test_stewardship_claims_carry_the_loaded_multi_backend() -> None:
     for fid, claim in by_framework.items():
         assert f"multi_backend={kb.stewardship[fid].multi_backend}" in claim, fid
     assert kb.stewardship["keras"].multi_backend is True
+
+
+def test_a_changed_top_level_field_belongs_to_the_framework_fact() -> None:
+    sampler = _sampler()
+    pop = sampler.population(ROOT / "knowledge", set())
+    text = (ROOT / "knowledge" / "frameworks" / "mindspore.yaml").read_text().splitlines()
+    governance = next(i for i, line in enumerate(text, start=1) if line.startswith("governance:")) + 1
+    hit = sampler.touched(pop, {"knowledge/frameworks/mindspore.yaml": {governance}})
+    assert [(d.file, d.kind) for d in hit] == [("knowledge/frameworks/mindspore.yaml", "framework")]
+    hardware = next(i for i, line in enumerate(text, start=1) if line == "  cpu:") + 2
+    inner = sampler.touched(pop, {"knowledge/frameworks/mindspore.yaml": {hardware}})
+    assert inner and all(d.path[:2] == ("hardware", "cpu") for d in inner)
