@@ -1,10 +1,12 @@
 """Draw the second reader's audit sample: quoted facts of the shipped base, at random with a printed seed.
 
-Run: `python benchmarks/kb_audit_sample.py [--seed N] [--size N] [--exclude FILE ...] [--changed-since REV]`.
+Run: `python benchmarks/kb_audit_sample.py [--seed N] [--size N] [--exclude FILE ...] [--changed-since REV]
+[--judgements]`.
 `--changed-since REV` prints, instead of a random sample, every fact of the population whose lines differ
 from git revision REV (a fixer's changes, for their second reader). The population is
 every fact (as `kb validate` counts them, package claims left out) whose sources all carry a quote; facts
-that say `basis: judgement` are left out (they quote nothing to check). `--exclude` drops the facts of
+that say `basis: judgement` are left out, unless `--judgements`, which draws from those instead (the ones
+whose sources all carry quotes: the reader checks the premises they quote). `--exclude` drops the facts of
 files the reader wrote, so that no one audits their own quotes. The population is sorted by file and field
 path before drawing, so one seed gives one sample for one state of the base. Prints, per fact: its
 number, file:line, field path, kind, and each source with its quote and date, for the reader to check.
@@ -58,8 +60,11 @@ def claim_of(fact: BaseModel) -> str:
     return "; ".join(parts)
 
 
-def population(directory: Path, exclude: set[str]) -> list[Drawn]:
-    """Every fact whose sources are all quoted, in file and field order, minus the excluded files."""
+def population(directory: Path, exclude: set[str], judgements: bool = False) -> list[Drawn]:
+    """Every fact whose sources are all quoted, in file and field order, minus the excluded files.
+
+    `judgements` selects the facts marked `basis: judgement` instead of the others.
+    """
     out: list[Drawn] = []
     files = [(path, *parse_file(path, model)) for path, model in pack_files(directory)]
     frameworks = {p.id: p for _, p, _ in files if isinstance(p, Framework)}
@@ -72,7 +77,7 @@ def population(directory: Path, exclude: set[str]) -> list[Drawn]:
             derived = [derive_stewardship(st, frameworks.get(st.framework)) for st in parsed.frameworks]
             parsed = parsed.model_copy(update={"frameworks": derived})
         for at in iter_facts(parsed):
-            if at.kind not in QUOTED_KINDS or getattr(at.fact, "basis", None) is Basis.JUDGEMENT:
+            if at.kind not in QUOTED_KINDS or (getattr(at.fact, "basis", None) is Basis.JUDGEMENT) != judgements:
                 continue
             sources = tuple(getattr(at.fact, "sources", []))
             if sources and all(s.quote for s in sources):
@@ -142,14 +147,16 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=60)
     parser.add_argument("--exclude", nargs="*", default=[], help="files (knowledge/...) whose facts to leave out")
     parser.add_argument("--changed-since", metavar="REV", help="every fact whose lines differ from git revision REV")
+    parser.add_argument("--judgements", action="store_true", help="draw from the facts marked basis: judgement")
     args = parser.parse_args()
-    pop = population(ROOT / "knowledge", set(args.exclude))
+    pop = population(ROOT / "knowledge", set(args.exclude), judgements=args.judgements)
+    kind = "judgement facts with quoted premises" if args.judgements else "quoted facts"
     if args.changed_since:
         sample = touched(pop, changed_lines(args.changed_since))
-        print(f"{len(sample)} quoted facts changed since {args.changed_since}")
+        print(f"{len(sample)} {kind} changed since {args.changed_since}")
     else:
         sample = random.Random(args.seed).sample(pop, min(args.size, len(pop)))
-        print(f"seed {args.seed}: {len(sample)} of {len(pop)} quoted facts "
+        print(f"seed {args.seed}: {len(sample)} of {len(pop)} {kind} "
               f"(excluded: {', '.join(args.exclude) or 'none'})")
     for n, d in enumerate(sample, 1):
         print(f"\n{n}. {d.file}:{d.line} {d.field} ({d.kind})")

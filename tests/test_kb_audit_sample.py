@@ -41,3 +41,12 @@ def test_a_changed_top_level_field_belongs_to_the_framework_fact() -> None:
     hardware = next(i for i, line in enumerate(text, start=1) if line == "  cpu:") + 2
     inner = sampler.touched(pop, {"knowledge/frameworks/mindspore.yaml": {hardware}})
     assert inner and all(d.path[:2] == ("hardware", "cpu") for d in inner)
+
+
+def test_judgements_draws_only_the_facts_marked_judgement() -> None:
+    sampler = _sampler()
+    plain = sampler.population(ROOT / "knowledge", set())
+    judged = sampler.population(ROOT / "knowledge", set(), judgements=True)
+    assert judged, "no judgement facts with quoted premises"
+    assert not {(d.file, d.field) for d in plain} & {(d.file, d.field) for d in judged}
+    assert all(s.quote for d in judged for s in d.sources)
