@@ -152,7 +152,12 @@ def main() -> None:
     pop = population(ROOT / "knowledge", set(args.exclude), judgements=args.judgements)
     kind = "judgement facts with quoted premises" if args.judgements else "quoted facts"
     if args.changed_since:
-        sample = touched(pop, changed_lines(args.changed_since))
+        # Ownership is decided among all facts, so that a changed judgement fact is not charged to the
+        # framework fact around it; then only this population's facts are kept.
+        other = population(ROOT / "knowledge", set(args.exclude), judgements=not args.judgements)
+        keep = {(d.file, d.field) for d in pop}
+        hit = touched(pop + other, changed_lines(args.changed_since))
+        sample = [d for d in hit if (d.file, d.field) in keep]
         print(f"{len(sample)} {kind} changed since {args.changed_since}")
     else:
         sample = random.Random(args.seed).sample(pop, min(args.size, len(pop)))
