@@ -45,6 +45,7 @@ class Drawn:
     claim: str
     sources: tuple[Source, ...]
     path: tuple[str | int, ...] = ()
+    judgement: bool = False
 
 
 def claim_of(fact: BaseModel) -> str:
@@ -65,6 +66,11 @@ def population(directory: Path, exclude: set[str], judgements: bool = False) -> 
 
     `judgements` selects the facts marked `basis: judgement` instead of the others.
     """
+    return [d for d in every_fact(directory, exclude) if d.judgement == judgements]
+
+
+def every_fact(directory: Path, exclude: set[str]) -> list[Drawn]:
+    """Both populations in one pass over the files, each fact marked with the one it belongs to."""
     out: list[Drawn] = []
     files = [(path, *parse_file(path, model)) for path, model in pack_files(directory)]
     frameworks = {p.id: p for _, p, _ in files if isinstance(p, Framework)}
@@ -77,7 +83,7 @@ def population(directory: Path, exclude: set[str], judgements: bool = False) -> 
             derived = [derive_stewardship(st, frameworks.get(st.framework)) for st in parsed.frameworks]
             parsed = parsed.model_copy(update={"frameworks": derived})
         for at in iter_facts(parsed):
-            if at.kind not in QUOTED_KINDS or (getattr(at.fact, "basis", None) is Basis.JUDGEMENT) != judgements:
+            if at.kind not in QUOTED_KINDS:
                 continue
             sources = tuple(getattr(at.fact, "sources", []))
             if sources and all(s.quote for s in sources):
@@ -86,7 +92,7 @@ def population(directory: Path, exclude: set[str], judgements: bool = False) -> 
                 where = at.path or ("sources",)
                 out.append(
                     Drawn(shown, line_of(raw, where), field_path(where), at.kind.value, claim_of(at.fact), sources,
-                          tuple(at.path))
+                          tuple(at.path), getattr(at.fact, "basis", None) is Basis.JUDGEMENT)
                 )
     return sorted(out, key=lambda d: (d.file, d.line or 0, d.field))
 
@@ -149,15 +155,14 @@ def main() -> None:
     parser.add_argument("--changed-since", metavar="REV", help="every fact whose lines differ from git revision REV")
     parser.add_argument("--judgements", action="store_true", help="draw from the facts marked basis: judgement")
     args = parser.parse_args()
-    pop = population(ROOT / "knowledge", set(args.exclude), judgements=args.judgements)
+    everything = every_fact(ROOT / "knowledge", set(args.exclude))
+    pop = [d for d in everything if d.judgement == args.judgements]
     kind = "judgement facts with quoted premises" if args.judgements else "quoted facts"
     if args.changed_since:
         # Ownership is decided among all facts, so that a changed judgement fact is not charged to the
         # framework fact around it; then only this population's facts are kept.
-        other = population(ROOT / "knowledge", set(args.exclude), judgements=not args.judgements)
-        keep = {(d.file, d.field) for d in pop}
-        hit = touched(pop + other, changed_lines(args.changed_since))
-        sample = [d for d in hit if (d.file, d.field) in keep]
+        hit = touched(everything, changed_lines(args.changed_since))
+        sample = [d for d in hit if d.judgement == args.judgements]
         print(f"{len(sample)} {kind} changed since {args.changed_since}")
     else:
         sample = random.Random(args.seed).sample(pop, min(args.size, len(pop)))
