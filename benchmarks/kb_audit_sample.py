@@ -18,6 +18,7 @@ import argparse
 import random
 import re
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -99,8 +100,13 @@ def every_fact(directory: Path, exclude: set[str]) -> list[Drawn]:
 
 def changed_lines(rev: str) -> dict[str, set[int]]:
     """Per knowledge file (as `population` names it), the lines of this tree that differ from `rev`."""
-    diff = subprocess.run(["git", "diff", "-U0", rev, "--", "knowledge"], cwd=ROOT, capture_output=True,
-                          text=True, check=True).stdout
+    done = subprocess.run(["git", "diff", "-U0", rev, "--", "knowledge"], cwd=ROOT, capture_output=True,
+                          text=True, check=False)
+    if done.returncode:
+        # git's own first line says what is wrong (an unknown revision, no repository).
+        reason = (done.stderr.strip().splitlines() or [f"git diff exited {done.returncode}"])[0]
+        raise ValueError(f"kb_audit_sample: --changed-since {rev}: {reason}")
+    diff = done.stdout
     out: dict[str, set[int]] = {}
     current = ""
     for line in diff.splitlines():
@@ -161,7 +167,12 @@ def main() -> None:
     if args.changed_since:
         # Ownership is decided among all facts, so that a changed judgement fact is not charged to the
         # framework fact around it; then only this population's facts are kept.
-        hit = touched(everything, changed_lines(args.changed_since))
+        try:
+            lines = changed_lines(args.changed_since)
+        except ValueError as exc:
+            print(exc, file=sys.stderr)
+            raise SystemExit(2) from None
+        hit = touched(everything, lines)
         sample = [d for d in hit if d.judgement == args.judgements]
         print(f"{len(sample)} {kind} changed since {args.changed_since}")
     else:

@@ -6,6 +6,8 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import pytest
+
 from advisor.knowledge.loader import validate_dirs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,3 +52,10 @@ def test_judgements_draws_only_the_facts_marked_judgement() -> None:
     assert judged, "no judgement facts with quoted premises"
     assert not {(d.file, d.field) for d in plain} & {(d.file, d.field) for d in judged}
     assert all(s.quote for d in judged for s in d.sources)
+
+
+def test_an_unknown_revision_is_one_line_not_a_traceback() -> None:
+    with pytest.raises(ValueError) as exc:
+        _sampler().changed_lines("no-such-revision-0000")
+    message = str(exc.value)
+    assert "--changed-since no-such-revision-0000" in message and "\n" not in message
