@@ -245,3 +245,24 @@ def test_tui_source_panel_shows_the_reports_sources_as_text() -> None:
     text = console.export_text()
     assert "source: https://github.com/jax-ml/jax#[b]An [/] excerpt" in text  # text, not markup
     assert "source: pkg:pypi/jax" in text
+
+
+def test_a_migration_route_is_a_fact_of_its_own(tmp_path: Path) -> None:
+    """A migration's cheaper route (`via`) has its own cost class: it is sampled, and its quotes enforced."""
+    import shutil
+
+    import yaml
+
+    from advisor.knowledge.facts import FactKind
+    from advisor.knowledge.quotes import unquoted_facts
+
+    shutil.copytree(ROOT / "knowledge", tmp_path / "knowledge")
+    path = tmp_path / "knowledge" / "migration.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    index = next(i for i, m in enumerate(data["migrations"]) if m.get("via"))
+    data["migrations"][index]["via"]["sources"][0] = data["migrations"][index]["via"]["sources"][0]["url"]
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+
+    found = unquoted_facts(tmp_path / "knowledge")
+    assert [(u.field, u.kind, u.missing) for u in found] == [(f"migrations[{index}].via", FactKind.MIGRATION, 1)]
+    assert found[0].line and found[0].file == "knowledge/migration.yaml"

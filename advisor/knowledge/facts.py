@@ -17,6 +17,7 @@ from advisor.knowledge.schema import (
     HardwareSupport,
     InstallClaim,
     Migration,
+    MigrationVia,
     PlatformNote,
     Route,
     Score,
@@ -60,6 +61,7 @@ KIND_OF: dict[type[BaseModel], FactKind] = {
     Framework: FactKind.FRAMEWORK,
     Stewardship: FactKind.GOVERNANCE,
     Migration: FactKind.MIGRATION,
+    MigrationVia: FactKind.MIGRATION,  # a cheaper route's own cost class, read and scored apart
     ServingStack: FactKind.SERVING,
     TierFact: FactKind.TIER,
 }

@@ -277,6 +277,7 @@ class MigrationVia(Model):
     cost: Cost  # difficulty class for the code the route covers
     covers: Text  # which code; the profile states its share (`codebase.keras_share`)
     sources: Sources
+    basis: Basis = Basis.SOURCED  # judgement: its cost class is inferred, with the reasoning in covers
     as_of: dt.date
 
 
