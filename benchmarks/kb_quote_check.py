@@ -1,0 +1,427 @@
+"""Check that every quote of a `pkg:pypi/NAME@VERSION` source is verbatim text of that release.
+
+Run: `python benchmarks/kb_quote_check.py [NAME | NAME@VERSION ...] [--index-url URL] [--cache DIR] [--jobs N]
+[--max-bytes N] [--json]`.
+Per release it lists the files with the PEP 691 JSON simple API and searches, cheapest first and stopping for a
+quote once found: the distribution file names; the core metadata (PEP 658 `.metadata` files, else the wheel's
+or sdist's own); the members of the smallest wheel, then of the sdist, then of the other wheels in size order,
+up to `--max-bytes` per release (text decoded as UTF-8 with errors ignored; binaries also as printable-string
+runs, like `strings`). Whitespace runs count as one space; a quote also matches once Markdown markup (backticks,
+`*`, `_` emphasis, `[text](url)`) is removed from both sides, and says so. Nothing looser: a quote that joins
+two lines with ", " or skips an entry of a list is not found. Exit 0: every quote found; 1: some not found (or
+a file failed its sha256); 2: bad input or an unreachable index, in one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import sys
+import tarfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import zipfile
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from packaging.utils import canonicalize_name, parse_sdist_filename, parse_wheel_filename
+from packaging.version import InvalidVersion, Version
+
+from advisor.knowledge.quotes import fact_place, pack_facts
+from advisor.knowledge.sourcing import PIP_NEWEST
+
+ROOT = Path(__file__).resolve().parent.parent
+JSON_TYPE = "application/vnd.pypi.simple.v1+json"
+CHUNK = 32 << 20
+OVERLAP = 64 << 10  # raw bytes carried into the next chunk, so that a quote across a chunk boundary is still seen
+PRINTABLE = re.compile(rb"[\x20-\x7e\t]{4,}")
+LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+EMPHASIS = re.compile(r"(?<!\w)_+|_+(?!\w)")
+RETRY_PAUSE = 1.0  # seconds before the second try; doubled before the third
+
+
+class Unreachable(Exception):
+    """The index cannot be reached (or answers with a server error): the run stops with exit 2."""
+
+
+@dataclass(frozen=True)
+class Cited:
+    """One quoted `pkg:pypi/NAME@VERSION` source: the fact citing it and the quote."""
+
+    file: str
+    line: int | None
+    field: str
+    name: str
+    version: str
+    quote: str
+
+    def where(self) -> str:
+        return f"{self.file}:{self.line} {self.field}" if self.line else f"{self.file} {self.field}"
+
+
+@dataclass
+class Release:
+    """What was learned about one release: per quote where it was found, what was searched, what failed."""
+
+    name: str
+    version: str
+    found: dict[str, tuple[str, str, bool]] = field(default_factory=dict)  # quote -> (kind, place, markup removed)
+    searched: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    downloaded: int = 0
+
+
+def collapse(text: str) -> str:
+    return " ".join(text.split())
+
+
+def unmark(text: str) -> str:
+    """The text without Markdown markup: links become their text, backticks, `*` and `_` emphasis go."""
+    text = LINK.sub(r"\1", text).replace("`", "").replace("*", "")
+    return collapse(EMPHASIS.sub("", text))
+
+
+def cited(directory: Path, only: Iterable[str] = ()) -> list[Cited]:
+    """Every quoted pkg:pypi source with a version in the pack, or only those of the NAME / NAME@VERSION filters."""
+    wanted = [(canonicalize_name(f.split("@")[0]), f.split("@")[1] if "@" in f else None) for f in only]
+    out: list[Cited] = []
+    for shown, raw, at in pack_facts(directory):
+        line, path = fact_place(raw, at)
+        for source in getattr(at.fact, "sources", []) or []:
+            url = str(source.url)
+            if not url.startswith("pkg:pypi/") or "@" not in url or not source.quote:
+                continue
+            name, version = url.removeprefix("pkg:pypi/").split("@", 1)
+            if wanted and not any(canonicalize_name(name) == n and v in (None, version) for n, v in wanted):
+                continue
+            out.append(Cited(shown, line, path, name, version, source.quote))
+    return out
+
+
+def fetch_json(url: str) -> dict[str, Any]:
+    """A PEP 691 page; a 404 is None's cousin (an empty project), anything unreachable raises `Unreachable`."""
+    request = urllib.request.Request(url, headers={"Accept": JSON_TYPE})
+    for attempt in range(3):
+        try:
+            with urllib.request.urlopen(request, timeout=60) as reply:
+                data: dict[str, Any] = json.load(reply)
+                return data
+        except urllib.error.HTTPError as exc:
+            if exc.code == 404:
+                return {"files": [], "missing": True}
+            if attempt == 2:
+                raise Unreachable(f"{url}: HTTP {exc.code}") from None
+        except (urllib.error.URLError, OSError, ValueError) as exc:
+            if attempt == 2:
+                raise Unreachable(f"{url}: {getattr(exc, 'reason', exc)}") from None
+        time.sleep(RETRY_PAUSE * (1 + attempt))
+    raise AssertionError("unreachable")
+
+
+def of_version(filename: str, version: str) -> bool:
+    """Whether a distribution file belongs to `version` (wheels and sdists by their parsed names)."""
+    try:
+        if filename.endswith(".whl"):
+            return parse_wheel_filename(filename)[1] == Version(version)
+        return parse_sdist_filename(filename)[1] == Version(version)
+    except (ValueError, InvalidVersion):
+        return re.search(rf"-{re.escape(version)}[-.]", filename) is not None
+
+
+def listing(index: str, name: str, version: str) -> tuple[list[dict[str, Any]], list[str]]:
+    """The release's files as the index lists them (with absolute URLs), and every version the index has."""
+    url = f"{index.rstrip('/')}/{canonicalize_name(name)}/"
+    page = fetch_json(url)
+    files = [dict(f, url=urllib.parse.urljoin(url, f["url"])) for f in page.get("files", [])]
+    versions = list(page.get("versions") or {v for f in files if (v := version_of(f["filename"]))})
+    return [f for f in files if of_version(f["filename"], version)], versions
+
+
+def version_of(filename: str) -> str | None:
+    try:
+        if filename.endswith(".whl"):
+            return str(parse_wheel_filename(filename)[1])
+        return str(parse_sdist_filename(filename)[1])
+    except (ValueError, InvalidVersion):
+        return None
+
+
+def pip_line(quote: str, name: str, version: str, versions: list[str]) -> bool:
+    """Whether the quote is pip's `NAME (VERSION)` line for this release, every version it lists on the index.
+
+    That line is pip's output, not text of the release: it is checked against the index, newest first, the
+    versions listed in descending order (pip hides pre-releases and releases for other Pythons, so gaps pass).
+    """
+    m = PIP_NEWEST.fullmatch(quote)
+    if not m or canonicalize_name(m[1]) != canonicalize_name(name) or m[2] != version:
+        return False
+    listed = [version] + re.findall(r"[^\s,]+", quote.partition("Available versions:")[2])
+    try:
+        parsed, known = [Version(v) for v in listed[1:] or listed], {Version(v) for v in versions}
+    except InvalidVersion:
+        return False
+    return parsed[0] == Version(version) and parsed == sorted(parsed, reverse=True) and set(parsed) <= known
+
+
+def download(url: str, target: Path, sha256: str | None, rel: Release) -> Path | None:
+    """The file from the cache, or downloaded into it; None (and a problem recorded) when its sha256 is wrong."""
+    if target.is_file() and (sha256 is None or file_sha(target) == sha256):
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    part = target.with_name(target.name + ".part")
+    digest = hashlib.sha256()
+    for attempt in range(3):
+        try:
+            with urllib.request.urlopen(url, timeout=120) as reply, part.open("wb") as out:
+                digest = hashlib.sha256()
+                while block := reply.read(1 << 20):
+                    digest.update(block)
+                    out.write(block)
+            break
+        except (urllib.error.URLError, OSError) as exc:
+            if attempt == 2:
+                rel.problems.append(f"{target.name}: download failed: {getattr(exc, 'reason', exc)}")
+                part.unlink(missing_ok=True)
+                return None
+            time.sleep(RETRY_PAUSE * 2 * (1 + attempt))
+    rel.downloaded += part.stat().st_size
+    if sha256 is not None and digest.hexdigest() != sha256:
+        rel.problems.append(f"{target.name}: sha256 mismatch (index {sha256}, got {digest.hexdigest()})")
+        part.unlink()
+        return None
+    part.replace(target)
+    return target
+
+
+def file_sha(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        while block := f.read(1 << 20):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+class Search:
+    """The quotes of one release still to find, checked against one haystack text at a time."""
+
+    def __init__(self, rel: Release, quotes: Iterable[str]) -> None:
+        self.rel = rel
+        self.pending = {q: (collapse(q), unmark(q)) for q in quotes if q not in rel.found}
+
+    def text(self, text: str, kind: str, place: str) -> None:
+        if not self.pending:
+            return
+        plain = collapse(text)
+        bare: str | None = None
+        for quote, (exact, unmarked) in list(self.pending.items()):
+            if exact in plain:
+                self.rel.found[quote] = (kind, place, False)
+            else:
+                bare = unmark(plain) if bare is None else bare
+                if unmarked in bare:
+                    self.rel.found[quote] = (kind, place, True)
+                else:
+                    continue
+            del self.pending[quote]
+
+    def stream(self, data: IO[bytes], kind: str, place: str) -> None:
+        """A member read in overlapping chunks: as UTF-8 text, and (binaries) as printable-string runs."""
+        carry, binary, first = b"", False, True
+        while self.pending and (block := data.read(CHUNK)):
+            chunk = carry + block
+            if first:
+                binary, first = b"\0" in block[:8192], False
+            self.text(chunk.decode("utf-8", "ignore"), kind, place)
+            if binary:
+                self.text("\n".join(m.decode() for m in PRINTABLE.findall(chunk)), kind, place)
+            carry = chunk[-OVERLAP:]
+
+    def archive(self, path: Path, kind: str) -> None:
+        """Every member of a wheel (zip) or sdist (tar or zip)."""
+        members = 0
+        if zipfile.is_zipfile(path):
+            with zipfile.ZipFile(path) as zf:
+                # The member names as `zipinfo -1` lists them (archive order), before any member's contents.
+                self.text("\n".join(zf.namelist()), kind, f"{path.name} (member names)")
+                for info in zf.infolist():
+                    if not self.pending:
+                        break
+                    members += 1
+                    with zf.open(info) as data:
+                        self.stream(data, kind, f"{path.name}:{info.filename}")
+        else:
+            names = []
+            with tarfile.open(path, "r:*") as tf:  # read as a stream: a gzip seeks back only by starting over
+                for member in tf:
+                    names.append(member.name)
+                    content = tf.extractfile(member) if member.isfile() and self.pending else None
+                    if content is not None:
+                        members += 1
+                        self.stream(content, kind, f"{path.name}:{member.name}")
+            self.text("\n".join(names), kind, f"{path.name} (member names)")
+        self.rel.searched.append(f"{path.name} ({members} members)")
+
+
+def metadata_member(path: Path) -> str | None:
+    """The core metadata inside a wheel (`*.dist-info/METADATA`) or an sdist (`PKG-INFO`)."""
+    if zipfile.is_zipfile(path):
+        with zipfile.ZipFile(path) as zf:
+            names = [n for n in zf.namelist() if n.endswith(".dist-info/METADATA") or n.count("/") <= 1
+                     and n.endswith("PKG-INFO")]
+            return zf.read(names[0]).decode("utf-8", "ignore") if names else None
+    with tarfile.open(path, "r:*") as tf:
+        for member in tf:
+            if member.name.count("/") == 1 and member.name.endswith("/PKG-INFO"):
+                data = tf.extractfile(member)
+                return data.read().decode("utf-8", "ignore") if data else None
+    return None
+
+
+def check_release(name: str, version: str, quotes: list[str], listed: tuple[list[dict[str, Any]], list[str]],
+                  cache: Path, max_bytes: int) -> Release:
+    """Search the release's haystacks, cheapest first, until every quote is found or the budget is spent."""
+    rel = Release(name, version)
+    files, versions = listed
+    for quote in quotes:
+        if pip_line(quote, name, version, versions):
+            rel.found[quote] = ("pip line, on the index", "index", False)
+    if not files:
+        rel.problems.append(f"no files for {version} on the index")
+        return rel
+    here = cache / canonicalize_name(name)
+    search = Search(rel, quotes)
+    search.text("\n".join(f["filename"] for f in files), "file names", "index")
+    rel.searched.append(f"{len(files)} file names")
+    wheels = sorted((f for f in files if f["filename"].endswith(".whl")), key=lambda f: f.get("size") or 0)
+    sdists = [f for f in files if not f["filename"].endswith(".whl")]
+    offered = [f for f in wheels + sdists if f.get("core-metadata") or f.get("dist-info-metadata")]
+    for f in offered:
+        if not search.pending:
+            break
+        hashes = f.get("core-metadata") or f.get("dist-info-metadata")
+        sha = hashes.get("sha256") if isinstance(hashes, dict) else None
+        got = download(f["url"] + ".metadata", here / (f["filename"] + ".metadata"), sha, rel)
+        if got is not None:
+            search.text(got.read_text("utf-8", "ignore"), "metadata", got.name)
+    if offered:
+        rel.searched.append(f"{len(offered)} metadata files")
+    order = [(wheels[:1], "smallest wheel"), (sdists, "sdist"), (wheels[1:], "other wheel")]
+    spent, skipped, metadata_read = 0, 0, bool(offered)
+    for group, kind in order:
+        for f in group:
+            if not search.pending:
+                return rel
+            size = f.get("size") or 0
+            if spent + size > max_bytes:
+                skipped += 1
+                continue
+            spent += size
+            got = download(f["url"], here / f["filename"], f.get("hashes", {}).get("sha256"), rel)
+            if got is None:
+                continue
+            if not metadata_read and (meta := metadata_member(got)) is not None:
+                search.text(meta, "metadata", f"{got.name} metadata")
+                rel.searched.append(f"metadata of {got.name}")
+                metadata_read = True
+            print(f"  {name}@{version}: searching {got.name} ({size >> 20} MB)", file=sys.stderr)
+            search.archive(got, kind)
+    if skipped:
+        rel.searched.append(f"{skipped} files left out (--max-bytes)")
+    return rel
+
+
+def run(cites: list[Cited], index: str, cache: Path, jobs: int, max_bytes: int) -> dict[str, Any]:
+    """Check every cited quote; the result is what `--json` prints."""
+    start = time.monotonic()
+    quotes: dict[tuple[str, str], list[str]] = {}
+    for c in cites:
+        quotes.setdefault((c.name, c.version), []).append(c.quote)
+    keys = sorted(quotes)
+    with ThreadPoolExecutor(max(1, jobs)) as pool:
+        listed = dict(zip(keys, pool.map(lambda k: listing(index, *k), keys), strict=True))
+    args = [(n, v, sorted(set(quotes[n, v])), listed[n, v], cache, max_bytes) for n, v in keys]
+    releases: dict[tuple[str, str], Release] = {}
+    if jobs <= 1:
+        results: Iterator[Release] = (check_release(*a) for a in args)
+        for n, rel in enumerate(results, 1):
+            releases[rel.name, rel.version] = progress(rel, n, len(keys))
+    else:
+        with ProcessPoolExecutor(jobs) as procs:
+            for n, rel in enumerate(procs.map(check_release, *zip(*args, strict=True)), 1):
+                releases[rel.name, rel.version] = progress(rel, n, len(keys))
+    rows = []
+    for c in cites:
+        rel = releases[c.name, c.version]
+        kind, place, unmarked = rel.found.get(c.quote, (None, None, False))
+        rows.append(asdict(c) | {"found": kind is not None, "kind": kind, "place": place, "markup_removed": unmarked,
+                                 "searched": rel.searched, "problems": rel.problems})
+    kinds = Counter(r["kind"] + (" (markup removed)" if r["markup_removed"] else "") for r in rows if r["found"])
+    problems = [f"{r.name}@{r.version}: {p}" for r in releases.values() for p in r.problems]
+    summary = {"quotes": len(rows), "found": dict(sorted(kinds.items())),
+               "not_found": sum(not r["found"] for r in rows), "releases": len(keys), "problems": len(problems),
+               "bytes_downloaded": sum(r.downloaded for r in releases.values()),
+               "seconds": round(time.monotonic() - start, 1)}
+    return {"quotes": rows, "problems": problems, "summary": summary}
+
+
+def progress(rel: Release, n: int, total: int) -> Release:
+    print(f"[{n}/{total}] {rel.name}@{rel.version}: {len(rel.found)} found, {rel.downloaded >> 20} MB downloaded"
+          + (f", {'; '.join(rel.problems)}" if rel.problems else ""), file=sys.stderr, flush=True)
+    return rel
+
+
+def render(result: dict[str, Any]) -> str:
+    lines = []
+    for r in result["quotes"]:
+        if r["found"]:
+            continue
+        where = f"{r['file']}:{r['line']} {r['field']}" if r["line"] else f"{r['file']} {r['field']}"
+        head = collapse(r["quote"])[:80]
+        lines.append(f"NOT FOUND {where}: {r['name']}@{r['version']}: \"{head}\" (searched: "
+                     f"{', '.join(r['searched'] + r['problems']) or 'nothing'})")
+    lines += [f"PROBLEM {p}" for p in result["problems"]]
+    s = result["summary"]
+    found = ", ".join(f"{k} {v}" for k, v in s["found"].items()) or "none"
+    lines.append(f"{s['quotes']} quotes checked in {s['releases']} releases: found {sum(s['found'].values())} "
+                 f"({found}); not found {s['not_found']}; problems {s['problems']}; "
+                 f"{s['bytes_downloaded'] / 1e9:.2f} GB downloaded; {s['seconds']} s")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Check the quotes; print what was not found and the summary."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("only", nargs="*", metavar="NAME[@VERSION]", help="check only these releases")
+    parser.add_argument("--index-url", default="https://pypi.org/simple")
+    parser.add_argument("--cache", type=Path, default=Path("/var/tmp/kb-quote-cache"))
+    parser.add_argument("--jobs", type=int, default=4)
+    parser.add_argument("--max-bytes", type=int, default=1_500_000_000, help="download budget per release")
+    parser.add_argument("--knowledge", type=Path, default=ROOT / "knowledge", help=argparse.SUPPRESS)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    try:
+        if args.jobs < 1 or args.max_bytes < 0:
+            raise ValueError("--jobs must be at least 1 and --max-bytes not negative")
+        if not urllib.parse.urlsplit(args.index_url).scheme.startswith("http"):
+            raise ValueError(f"--index-url {args.index_url}: not an http(s) URL")
+        cites = cited(args.knowledge, args.only)
+        if not cites:
+            raise ValueError(f"no quoted pkg:pypi@VERSION sources match {' '.join(args.only) or 'the pack'}")
+        result = run(cites, args.index_url, args.cache, args.jobs, args.max_bytes)
+    except (ValueError, Unreachable) as exc:
+        print(f"kb_quote_check: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(result, indent=1) if args.json else render(result))
+    return 1 if result["summary"]["not_found"] or result["problems"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
