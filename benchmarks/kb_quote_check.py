@@ -215,8 +215,10 @@ class Search:
     def __init__(self, rel: Release, quotes: Iterable[str]) -> None:
         self.rel = rel
         self.pending = {q: (collapse(q), unmark(q)) for q in quotes if q not in rel.found}
+        # A quote's longest word, as bytes: where it is not in a binary chunk, neither is the quote.
+        self.probe = {q: max(exact.split(), key=len).encode() for q, (exact, _) in self.pending.items()}
 
-    def text(self, text: str, kind: str, place: str) -> None:
+    def text(self, text: str, kind: str, place: str, markup: bool = True) -> None:
         if not self.pending:
             return
         plain = collapse(text)
@@ -224,25 +226,29 @@ class Search:
         for quote, (exact, unmarked) in list(self.pending.items()):
             if exact in plain:
                 self.rel.found[quote] = (kind, place, False)
+            elif markup and unmarked in (bare := unmark(plain) if bare is None else bare):
+                self.rel.found[quote] = (kind, place, True)
             else:
-                bare = unmark(plain) if bare is None else bare
-                if unmarked in bare:
-                    self.rel.found[quote] = (kind, place, True)
-                else:
-                    continue
+                continue
             del self.pending[quote]
 
     def stream(self, data: IO[bytes], kind: str, place: str) -> None:
-        """A member read in overlapping chunks: as UTF-8 text, and (binaries) as printable-string runs."""
+        """A member read in overlapping chunks: as UTF-8 text, and (binaries) as printable-string runs.
+
+        Binaries are searched verbatim only (no Markdown there), and only the chunks that hold some quote's
+        longest word: removing markup from hundreds of megabytes of machine code would cost minutes.
+        """
         carry, binary, first = b"", False, True
         while self.pending and (block := data.read(CHUNK)):
             chunk = carry + block
+            carry = chunk[-OVERLAP:]
             if first:
                 binary, first = b"\0" in block[:8192], False
-            self.text(chunk.decode("utf-8", "ignore"), kind, place)
-            if binary:
-                self.text("\n".join(m.decode() for m in PRINTABLE.findall(chunk)), kind, place)
-            carry = chunk[-OVERLAP:]
+            if not binary:
+                self.text(chunk.decode("utf-8", "ignore"), kind, place)
+            elif any(self.probe[q] in chunk for q in self.pending):
+                self.text(chunk.decode("utf-8", "ignore"), kind, place, markup=False)
+                self.text("\n".join(m.decode() for m in PRINTABLE.findall(chunk)), kind, place, markup=False)
 
     def archive(self, path: Path, kind: str) -> None:
         """Every member of a wheel (zip) or sdist (tar or zip)."""
