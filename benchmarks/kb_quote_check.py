@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import io
 import json
 import re
 import sys
@@ -209,6 +210,52 @@ def file_sha(path: Path) -> str:
     return digest.hexdigest()
 
 
+class Ranged(io.RawIOBase):
+    """A remote file read with HTTP Range requests: enough for zipfile to read a wheel's central directory."""
+
+    def __init__(self, url: str, size: int) -> None:
+        self.url, self.size, self.pos, self.fetched = url, size, 0, 0
+
+    def seekable(self) -> bool:
+        return True
+
+    def readable(self) -> bool:
+        return True
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        self.pos = offset + (0, self.pos, self.size)[whence]
+        return self.pos
+
+    def tell(self) -> int:
+        return self.pos
+
+    def readinto(self, buffer: Any) -> int:
+        end = min(self.pos + len(buffer), self.size)
+        if end <= self.pos:
+            return 0
+        request = urllib.request.Request(self.url, headers={"Range": f"bytes={self.pos}-{end - 1}"})
+        with urllib.request.urlopen(request, timeout=60) as reply:
+            if reply.status != 206:
+                raise OSError("the server does not answer Range requests")
+            data = reply.read()
+        buffer[: len(data)] = data
+        self.pos += len(data)
+        self.fetched += len(data)
+        return len(data)
+
+
+def remote_names(f: dict[str, Any], rel: Release) -> list[str] | None:
+    """A wheel's member names from its central directory, fetched by Range requests without the wheel."""
+    try:
+        raw = Ranged(f["url"], int(f["size"]))
+        with zipfile.ZipFile(io.BufferedReader(raw, 1 << 20)) as zf:
+            names = zf.namelist()
+        rel.downloaded += raw.fetched
+        return names
+    except (OSError, zipfile.BadZipFile, KeyError, ValueError, urllib.error.URLError):
+        return None
+
+
 class Search:
     """The quotes of one release still to find, checked against one haystack text at a time."""
 
@@ -319,6 +366,13 @@ def check_release(name: str, version: str, quotes: list[str], listed: tuple[list
             search.text(got.read_text("utf-8", "ignore"), "metadata", got.name)
     if offered:
         rel.searched.append(f"{len(offered)} metadata files")
+    listed_names = 0
+    for f in wheels:  # every wheel's member names: a central directory costs a few Range requests, not the wheel
+        if search.pending and f.get("size") and (names := remote_names(f, rel)) is not None:
+            search.text("\n".join(names), "member names", f"{f['filename']} (member names)")
+            listed_names += 1
+    if listed_names:
+        rel.searched.append(f"member names of {listed_names} wheels")
     order = [(wheels[:1], "smallest wheel"), (sdists, "sdist"), (wheels[1:], "other wheel")]
     spent, skipped, metadata_read = 0, 0, bool(offered)
     for group, kind in order:
