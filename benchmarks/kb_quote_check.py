@@ -15,6 +15,7 @@ a file failed its sha256); 2: bad input or an unreachable index, in one line.
 from __future__ import annotations
 
 import argparse
+import ast
 import hashlib
 import io
 import json
@@ -297,6 +298,20 @@ class Search:
                 self.text(chunk.decode("utf-8", "ignore"), kind, place, markup=False)
                 self.text("\n".join(m.decode() for m in PRINTABLE.findall(chunk)), kind, place, markup=False)
 
+    def python(self, source: bytes, kind: str, place: str) -> None:
+        """A Python module's string values: a message split over adjacent literals ("a " "b") reads as one string.
+
+        Comments are not strings: two comment lines joined stay unmatched.
+        """
+        if not self.pending or not any(self.probe[q] in source for q in self.pending):
+            return
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError):
+            return
+        values = [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+        self.text("\n".join(values), kind, f"{place} (Python string value)")
+
     def archive(self, path: Path, kind: str) -> None:
         """Every member of a wheel (zip) or sdist (tar or zip)."""
         members = 0
@@ -310,6 +325,8 @@ class Search:
                     members += 1
                     with zf.open(info) as data:
                         self.stream(data, kind, f"{path.name}:{info.filename}")
+                    if info.filename.endswith(".py") and self.pending:
+                        self.python(zf.read(info), kind, f"{path.name}:{info.filename}")
         else:
             names = []
             with tarfile.open(path, "r:*") as tf:  # read as a stream: a gzip seeks back only by starting over
@@ -318,7 +335,12 @@ class Search:
                     content = tf.extractfile(member) if member.isfile() and self.pending else None
                     if content is not None:
                         members += 1
-                        self.stream(content, kind, f"{path.name}:{member.name}")
+                        if member.name.endswith(".py"):
+                            source = content.read()
+                            self.stream(io.BytesIO(source), kind, f"{path.name}:{member.name}")
+                            self.python(source, kind, f"{path.name}:{member.name}")
+                        else:
+                            self.stream(content, kind, f"{path.name}:{member.name}")
             self.text("\n".join(names), kind, f"{path.name} (member names)")
         self.rel.searched.append(f"{path.name} ({members} members)")
 

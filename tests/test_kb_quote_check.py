@@ -42,7 +42,8 @@ def _checker() -> ModuleType:
 def _wheel(path: Path) -> None:
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("demo-1.0.dist-info/METADATA", METADATA)
-        zf.writestr("demo/__init__.py", 'BACKENDS = ["cpu", "cuda", "rocm"]\n"""Supported: cpu, cuda,\n  rocm."""\n')
+        zf.writestr("demo/__init__.py", 'BACKENDS = ["cpu", "cuda", "rocm"]\n"""Supported: cpu, cuda,\n  rocm."""\n'
+                    'raise ValueError(\n    "only the JAX "\n    "backend"\n)  # a comment\n# that goes on\n')
         zf.writestr("demo/_native.so", b"\x7fELF\x00\x01\x00libdemo needs CUDA 12.8\x00\x02\x00sm_90\x00")
 
 
@@ -114,7 +115,8 @@ def _check(index: str, cache: Path, *quotes: str, name: str = "demo", jobs: int 
 
 def test_verbatim_quotes_are_found_where_they_are(index: str, tmp_path: Path) -> None:
     got = _check(index, tmp_path, "demo-1.0.tar.gz", "Requires-Dist: scipy>=1.10", "Supported: cpu, cuda, rocm.",
-                 "libdemo needs CUDA 12.8", "Only the sdist says this.", "demo/__init__.py demo/_native.so")
+                 "libdemo needs CUDA 12.8", "Only the sdist says this.", "demo/__init__.py demo/_native.so",
+                 "only the JAX backend")
     assert got["demo-1.0.tar.gz"]["kind"] == "file names"
     assert got["Requires-Dist: scipy>=1.10"]["kind"] == "metadata"
     assert got["Requires-Dist: scipy>=1.10"]["place"] == "demo-1.0-py3-none-any.whl.metadata"
@@ -123,6 +125,8 @@ def test_verbatim_quotes_are_found_where_they_are(index: str, tmp_path: Path) ->
     assert got["Supported: cpu, cuda, rocm."]["place"] == "demo-1.0-py3-none-any.whl:demo/__init__.py"
     assert got["libdemo needs CUDA 12.8"]["place"].endswith("demo/_native.so")
     assert got["Only the sdist says this."]["kind"] == "sdist"
+    # A message split over adjacent string literals is found as the string Python makes of it.
+    assert got["only the JAX backend"]["place"] == "demo-1.0-py3-none-any.whl:demo/__init__.py (Python string value)"
     # Consecutive member names, as `zipinfo -1` lists them.
     assert got["demo/__init__.py demo/_native.so"]["place"] == "demo-1.0-py3-none-any.whl (member names)"
     assert got[""]["summary"]["not_found"] == 0 and not got[""]["problems"]
@@ -132,13 +136,14 @@ def test_joined_lines_and_skipped_entries_are_not_found(index: str, tmp_path: Pa
     joined = "numpy>=1.26, scipy>=1.10"  # two Requires-Dist lines, prefix dropped, joined with ", "
     skipped = 'BACKENDS = ["cpu", "rocm"]'  # an entry of the list left out
     members = "demo-1.0.dist-info/METADATA demo/_native.so"  # demo/__init__.py, between them, left out
-    got = _check(index, tmp_path, joined, skipped, members)
-    assert not got[joined]["found"] and not got[skipped]["found"] and not got[members]["found"]
+    comments = "a comment that goes on"  # two comment lines joined, their "#" dropped
+    got = _check(index, tmp_path, joined, skipped, members, comments)
+    assert not any(got[q]["found"] for q in (joined, skipped, members, comments))
     # Having missed, it searched everything: names, metadata, the wheel and the sdist.
     assert any("demo-1.0.tar.gz" in s for s in got[joined]["searched"])
     text = _checker().render(got[""])
     assert 'NOT FOUND knowledge/x.yaml:1 field: demo@1.0: "numpy>=1.26, scipy>=1.10"' in text
-    assert "not found 3" in text.splitlines()[-1]
+    assert "not found 4" in text.splitlines()[-1]
 
 
 def test_markup_removed_matches_and_says_so(index: str, tmp_path: Path) -> None:
