@@ -4,19 +4,20 @@ Run: `python benchmarks/kb_quote_check.py [NAME | NAME@VERSION ...] [--index-url
 [--max-bytes N] [--json]`.
 Per release it lists the files with the PEP 691 JSON simple API and searches, cheapest first and stopping for a
 quote once found: the distribution file names; the core metadata (PEP 658 `.metadata` files, else the wheel's
-or sdist's own); the members of the smallest wheel, then of the sdist, then of the other wheels in size order,
-up to `--max-bytes` per release (text decoded as UTF-8 with errors ignored; binaries also as printable-string
-runs, like `strings`). Whitespace runs count as one space; a quote also matches once Markdown markup (backticks,
-`*`, `_` emphasis, `[text](url)`) is removed from both sides, and says so. Nothing looser: a quote that joins
-two lines with ", " or skips an entry of a list is not found. Exit 0: every quote found; 1: some not found (or
-a file failed its sha256); 2: bad input or an unreachable index, in one line.
+or sdist's own); every wheel's member names (its central directory, read by HTTP Range requests); the members
+of the smallest wheel, then of the sdist, then of the other wheels in size order, up to `--max-bytes` per
+release (text decoded as UTF-8 with errors ignored, Python modules also as their string values; binaries also
+as printable-string runs, like `strings`). pip's `NAME (VERSION)` line is checked against the index.
+Whitespace runs count as one space; a quote also matches once Markdown markup (backticks, `*`, `_` emphasis,
+`[text](url)`) is removed from both sides, and says so. Nothing looser: a quote that joins two lines with ", "
+or skips an entry of a list is not found. The index side is in kb_quote_index.py. Exit 0: every quote found;
+1: some not found (or a file failed its sha256); 2: bad input or an unreachable index, in one line.
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
-import hashlib
 import io
 import json
 import re
@@ -30,28 +31,23 @@ import zipfile
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from packaging.utils import canonicalize_name, parse_sdist_filename, parse_wheel_filename
-from packaging.version import InvalidVersion, Version
+from packaging.utils import canonicalize_name
 
 from advisor.knowledge.quotes import fact_place, pack_facts
-from advisor.knowledge.sourcing import PIP_NEWEST
 
 ROOT = Path(__file__).resolve().parent.parent
-JSON_TYPE = "application/vnd.pypi.simple.v1+json"
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling module, also when loaded by path
+from kb_quote_index import Release, Unreachable, download, listing, pip_line, remote_names  # noqa: E402
+
 CHUNK = 32 << 20
 OVERLAP = 64 << 10  # raw bytes carried into the next chunk, so that a quote across a chunk boundary is still seen
 PRINTABLE = re.compile(rb"[\x20-\x7e\t]{4,}")
 LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 EMPHASIS = re.compile(r"(?<!\w)_+|_+(?!\w)")
-RETRY_PAUSE = 1.0  # seconds before the second try; doubled before the third
-
-
-class Unreachable(Exception):
-    """The index cannot be reached (or answers with a server error): the run stops with exit 2."""
 
 
 @dataclass(frozen=True)
@@ -67,18 +63,6 @@ class Cited:
 
     def where(self) -> str:
         return f"{self.file}:{self.line} {self.field}" if self.line else f"{self.file} {self.field}"
-
-
-@dataclass
-class Release:
-    """What was learned about one release: per quote where it was found, what was searched, what failed."""
-
-    name: str
-    version: str
-    found: dict[str, tuple[str, str, bool]] = field(default_factory=dict)  # quote -> (kind, place, markup removed)
-    searched: list[str] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
-    downloaded: int = 0
 
 
 def collapse(text: str) -> str:
@@ -106,155 +90,6 @@ def cited(directory: Path, only: Iterable[str] = ()) -> list[Cited]:
                 continue
             out.append(Cited(shown, line, path, name, version, source.quote))
     return out
-
-
-def fetch_json(url: str) -> dict[str, Any]:
-    """A PEP 691 page; a 404 is None's cousin (an empty project), anything unreachable raises `Unreachable`."""
-    request = urllib.request.Request(url, headers={"Accept": JSON_TYPE})
-    for attempt in range(3):
-        try:
-            with urllib.request.urlopen(request, timeout=60) as reply:
-                data: dict[str, Any] = json.load(reply)
-                return data
-        except urllib.error.HTTPError as exc:
-            if exc.code == 404:
-                return {"files": [], "missing": True}
-            if attempt == 2:
-                raise Unreachable(f"{url}: HTTP {exc.code}") from None
-        except (urllib.error.URLError, OSError, ValueError) as exc:
-            if attempt == 2:
-                raise Unreachable(f"{url}: {getattr(exc, 'reason', exc)}") from None
-        time.sleep(RETRY_PAUSE * (1 + attempt))
-    raise AssertionError("unreachable")
-
-
-def of_version(filename: str, version: str) -> bool:
-    """Whether a distribution file belongs to `version` (wheels and sdists by their parsed names)."""
-    try:
-        if filename.endswith(".whl"):
-            return parse_wheel_filename(filename)[1] == Version(version)
-        return parse_sdist_filename(filename)[1] == Version(version)
-    except (ValueError, InvalidVersion):
-        return re.search(rf"-{re.escape(version)}[-.]", filename) is not None
-
-
-def listing(index: str, name: str, version: str) -> tuple[list[dict[str, Any]], list[str]]:
-    """The release's files as the index lists them (with absolute URLs), and every version the index has."""
-    url = f"{index.rstrip('/')}/{canonicalize_name(name)}/"
-    page = fetch_json(url)
-    files = [dict(f, url=urllib.parse.urljoin(url, f["url"])) for f in page.get("files", [])]
-    versions = list(page.get("versions") or {v for f in files if (v := version_of(f["filename"]))})
-    return [f for f in files if of_version(f["filename"], version)], versions
-
-
-def version_of(filename: str) -> str | None:
-    try:
-        if filename.endswith(".whl"):
-            return str(parse_wheel_filename(filename)[1])
-        return str(parse_sdist_filename(filename)[1])
-    except (ValueError, InvalidVersion):
-        return None
-
-
-def pip_line(quote: str, name: str, version: str, versions: list[str]) -> bool:
-    """Whether the quote is pip's `NAME (VERSION)` line for this release, every version it lists on the index.
-
-    That line is pip's output, not text of the release: it is checked against the index, newest first, the
-    versions listed in descending order (pip hides pre-releases and releases for other Pythons, so gaps pass).
-    """
-    m = PIP_NEWEST.fullmatch(quote)
-    if not m or canonicalize_name(m[1]) != canonicalize_name(name) or m[2] != version:
-        return False
-    listed = [version] + re.findall(r"[^\s,]+", quote.partition("Available versions:")[2])
-    try:
-        parsed, known = [Version(v) for v in listed[1:] or listed], {Version(v) for v in versions}
-    except InvalidVersion:
-        return False
-    return parsed[0] == Version(version) and parsed == sorted(parsed, reverse=True) and set(parsed) <= known
-
-
-def download(url: str, target: Path, sha256: str | None, rel: Release) -> Path | None:
-    """The file from the cache, or downloaded into it; None (and a problem recorded) when its sha256 is wrong."""
-    if target.is_file() and (sha256 is None or file_sha(target) == sha256):
-        return target
-    target.parent.mkdir(parents=True, exist_ok=True)
-    part = target.with_name(target.name + ".part")
-    digest = hashlib.sha256()
-    for attempt in range(3):
-        try:
-            with urllib.request.urlopen(url, timeout=120) as reply, part.open("wb") as out:
-                digest = hashlib.sha256()
-                while block := reply.read(1 << 20):
-                    digest.update(block)
-                    out.write(block)
-            break
-        except (urllib.error.URLError, OSError) as exc:
-            if attempt == 2:
-                rel.problems.append(f"{target.name}: download failed: {getattr(exc, 'reason', exc)}")
-                part.unlink(missing_ok=True)
-                return None
-            time.sleep(RETRY_PAUSE * 2 * (1 + attempt))
-    rel.downloaded += part.stat().st_size
-    if sha256 is not None and digest.hexdigest() != sha256:
-        rel.problems.append(f"{target.name}: sha256 mismatch (index {sha256}, got {digest.hexdigest()})")
-        part.unlink()
-        return None
-    part.replace(target)
-    return target
-
-
-def file_sha(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        while block := f.read(1 << 20):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-class Ranged(io.RawIOBase):
-    """A remote file read with HTTP Range requests: enough for zipfile to read a wheel's central directory."""
-
-    def __init__(self, url: str, size: int) -> None:
-        self.url, self.size, self.pos, self.fetched = url, size, 0, 0
-
-    def seekable(self) -> bool:
-        return True
-
-    def readable(self) -> bool:
-        return True
-
-    def seek(self, offset: int, whence: int = 0) -> int:
-        self.pos = offset + (0, self.pos, self.size)[whence]
-        return self.pos
-
-    def tell(self) -> int:
-        return self.pos
-
-    def readinto(self, buffer: Any) -> int:
-        end = min(self.pos + len(buffer), self.size)
-        if end <= self.pos:
-            return 0
-        request = urllib.request.Request(self.url, headers={"Range": f"bytes={self.pos}-{end - 1}"})
-        with urllib.request.urlopen(request, timeout=60) as reply:
-            if reply.status != 206:
-                raise OSError("the server does not answer Range requests")
-            data = reply.read()
-        buffer[: len(data)] = data
-        self.pos += len(data)
-        self.fetched += len(data)
-        return len(data)
-
-
-def remote_names(f: dict[str, Any], rel: Release) -> list[str] | None:
-    """A wheel's member names from its central directory, fetched by Range requests without the wheel."""
-    try:
-        raw = Ranged(f["url"], int(f["size"]))
-        with zipfile.ZipFile(io.BufferedReader(raw, 1 << 20)) as zf:
-            names = zf.namelist()
-        rel.downloaded += raw.fetched
-        return names
-    except (OSError, zipfile.BadZipFile, KeyError, ValueError, urllib.error.URLError):
-        return None
 
 
 class Search:

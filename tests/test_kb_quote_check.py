@@ -170,7 +170,7 @@ def test_a_sha256_mismatch_is_reported(index: str, tmp_path: Path) -> None:
 def test_an_unreachable_index_is_exit_2_in_one_line(capsys: pytest.CaptureFixture[str],
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     qc = _checker()
-    monkeypatch.setattr(qc, "RETRY_PAUSE", 0)
+    monkeypatch.setattr(sys.modules["kb_quote_index"], "RETRY_PAUSE", 0)
     assert qc.main(["easyocr", "--index-url", "http://127.0.0.1:9/simple", "--jobs", "1"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("kb_quote_check: http://127.0.0.1:9/simple/easyocr/: ")
