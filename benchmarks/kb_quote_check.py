@@ -38,6 +38,7 @@ from typing import IO, Any
 from packaging.utils import canonicalize_name
 
 from advisor.knowledge.quotes import fact_place, pack_facts
+from advisor.sanitize import one_line
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling module, also when loaded by path
@@ -334,7 +335,7 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError(f"no quoted pkg:pypi@VERSION sources match {' '.join(args.only) or 'the pack'}")
         result = run(cites, args.index_url, args.cache, args.jobs, args.max_bytes)
     except (ValueError, Unreachable) as exc:
-        print(f"kb_quote_check: {exc}", file=sys.stderr)
+        print(f"kb_quote_check: {one_line(str(exc))}", file=sys.stderr)  # names come from the command line
         return 2
     print(json.dumps(result, indent=1) if args.json else render(result))
     return 1 if result["summary"]["not_found"] or result["problems"] else 0
